@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// Backend is what a storage adapter provides. Versions are returned with
+// every field filled; "latest" means the version whose transaction window is
+// still open (tx_end unset).
+type Backend interface {
+	// Begin starts a write transaction. Write transactions are serialized.
+	Begin(ctx context.Context) (Tx, error)
+	// KeyVersions returns versions of objects filed under key: the latest
+	// ones when at is nil, otherwise those whose transaction window covers
+	// at. Ordered by tx_start.
+	KeyVersions(ctx context.Context, tenant, key string, at *time.Time) ([]tenure.Object, error)
+	// ObjectVersions does the same for one object id.
+	ObjectVersions(ctx context.Context, tenant, id string, at *time.Time) ([]tenure.Object, error)
+	// History returns every version ever stored under key, by tx_start.
+	History(ctx context.Context, tenant, key string) ([]tenure.Object, []tenure.Tombstone, error)
+	// List returns latest versions matching q after the cursor, in insertion
+	// order, at most n; next is the cursor to continue from (0 when done).
+	List(ctx context.Context, tenant string, q ListQuery, cursor int64, n int) (objs []tenure.Object, next int64, err error)
+	// Resolutions lists resolution requests of a tenant.
+	Resolutions(ctx context.Context, tenant string, open bool) ([]tenure.Resolution, error)
+}
+
+// ListQuery filters List on indexed columns.
+type ListQuery struct {
+	Layer      tenure.Layer
+	ScopeKind  tenure.ScopeKind
+	Status     tenure.Status
+	ObjectType tenure.ObjectType
+	KeyPrefix  string
+	SessionID  string
+	// RetireDue selects active objects that have a decay rule, or whose
+	// valid time ended before RetireDueAt.
+	RetireDue   bool
+	RetireDueAt time.Time
+}
+
+// Tx is a write transaction.
+type Tx interface {
+	// LastTxTime returns the latest tx_start or tx_end stored (zero if none).
+	LastTxTime(ctx context.Context) (time.Time, error)
+	// Latest returns the open version of an object.
+	Latest(ctx context.Context, tenant, id string) (tenure.Object, bool, error)
+	// LatestByKey returns the open versions of all objects filed under key.
+	LatestByKey(ctx context.Context, tenant, key string) ([]tenure.Object, error)
+	// Dependents returns open versions whose depends_on contains ref.
+	Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error)
+	// LatestInSession returns open versions with the session id and layer.
+	LatestInSession(ctx context.Context, tenant, session string, layer tenure.Layer) ([]tenure.Object, error)
+	// Known reports whether id was ever used in the tenant (stored or deleted).
+	Known(ctx context.Context, tenant, id string) (bool, error)
+	// Insert stores o as a new open version.
+	Insert(ctx context.Context, o *tenure.Object) error
+	// Close ends the transaction window of an open version.
+	Close(ctx context.Context, tenant, id string, version int, at time.Time) error
+	// Touch rewrites the bookkeeping fields (last_confirmed, last_used) of
+	// an open version in place.
+	Touch(ctx context.Context, o *tenure.Object) error
+	// Delete removes every version of an object and records the tombstone.
+	Delete(ctx context.Context, tenant string, t tenure.Tombstone) error
+	// AddResolution records a resolution request.
+	AddResolution(ctx context.Context, r tenure.Resolution) error
+	// OpenResolution finds an open request of the kind naming the object.
+	OpenResolution(ctx context.Context, tenant string, kind tenure.ResolutionKind, objectID string) (string, bool, error)
+	// ResolveSlot closes the open conflict requests of a slot.
+	ResolveSlot(ctx context.Context, tenant, slot, by string, at time.Time) error
+	Commit() error
+	Rollback() error
+}

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/tenure-dev/tenure"
+)
+
+// Options configures an Engine. The zero value works.
+type Options struct {
+	// Now is the clock (default time.Now). Transaction times are strictly
+	// increasing even when the clock is not.
+	Now func() time.Time
+	// Hierarchy ranks principals (default tenure.DefaultHierarchy).
+	Hierarchy tenure.Hierarchy
+	// Logger receives write outcomes at debug level (default: discard).
+	Logger *slog.Logger
+	// NewID generates object ids (default: UUIDv7, time-ordered).
+	NewID func() string
+}
+
+// Engine applies Tenure's semantics over a Backend.
+type Engine struct {
+	b   Backend
+	opt Options
+	// lastTx is the latest transaction time this engine committed, so that
+	// reads "now" see every committed write even when the clock lags the
+	// strictly increasing transaction times.
+	lastTx atomic.Int64
+}
+
+var _ tenure.Store = (*Engine)(nil)
+
+// New returns an Engine over b. It does no I/O.
+func New(b Backend, opt Options) *Engine {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if len(opt.Hierarchy.Ranks) == 0 {
+		opt.Hierarchy = tenure.DefaultHierarchy
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.NewID == nil {
+		opt.NewID = func() string { return uuid.Must(uuid.NewV7()).String() }
+	}
+	return &Engine{b: b, opt: opt}
+}
+
+// Hierarchy returns the authority hierarchy in use.
+func (e *Engine) Hierarchy() tenure.Hierarchy { return e.opt.Hierarchy }
+
+// principal validates p and fills its defaults.
+func (e *Engine) principal(p tenure.Principal) (tenure.Principal, error) {
+	p = p.WithDefaults(e.opt.Hierarchy)
+	if err := p.Validate(e.opt.Hierarchy); err != nil {
+		return p, fmt.Errorf("principal: %w", err)
+	}
+	return p, nil
+}
+
+// inTx runs fn in a write transaction, rolling back on error.
+func (e *Engine) inTx(ctx context.Context, op string, fn func(tx Tx, clk *txClock) error) error {
+	var clk *txClock
+	tx, err := e.b.Begin(ctx)
+	if err != nil {
+		return wrap(op, err)
+	}
+	clk, err = e.clock(ctx, tx)
+	if err == nil {
+		err = fn(tx, clk)
+	}
+	if err != nil {
+		if rerr := tx.Rollback(); rerr != nil {
+			e.opt.Logger.Error("rollback failed", "op", op, "err", rerr)
+		}
+		return wrap(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return wrap(op, err)
+	}
+	for last := clk.last.UnixNano(); ; {
+		cur := e.lastTx.Load()
+		if cur >= last || e.lastTx.CompareAndSwap(cur, last) {
+			break
+		}
+	}
+	return nil
+}
+
+// now returns the read time "now": the clock, or the latest committed
+// transaction time if the clock lags it.
+func (e *Engine) now() time.Time {
+	now := e.opt.Now().UTC()
+	if last := time.Unix(0, e.lastTx.Load()).UTC(); last.After(now) {
+		return last
+	}
+	return now
+}
+
+// txClock hands out strictly increasing transaction times within a
+// transaction, starting after the latest one stored.
+type txClock struct{ last time.Time }
+
+func (e *Engine) clock(ctx context.Context, tx Tx) (*txClock, error) {
+	last, err := tx.LastTxTime(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &txClock{last: last}, nil
+}
+
+// next returns the next transaction time.
+func (c *txClock) next(now time.Time) time.Time {
+	now = now.UTC()
+	if !now.After(c.last) {
+		now = c.last.Add(time.Nanosecond)
+	}
+	c.last = now
+	return now
+}
+
+// wrap prefixes err with the operation name, keeping *tenure.Error codes;
+// context errors become timeout or unavailable errors.
+func wrap(op string, err error) error {
+	var te *tenure.Error
+	switch {
+	case errors.As(err, &te):
+	case errors.Is(err, context.DeadlineExceeded):
+		err = &tenure.Error{Code: tenure.CodeTimeout, Message: "deadline exceeded", Err: err}
+	case errors.Is(err, context.Canceled):
+		err = &tenure.Error{Code: tenure.CodeUnavailable, Message: "canceled", Err: err}
+	default:
+		err = tenure.Internal("storage failure", err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}

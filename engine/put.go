@@ -1,0 +1,320 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// MaxBatch caps the objects of one PutBatch.
+const MaxBatch = 10000
+
+// Put implements tenure.Writer.
+func (e *Engine) Put(ctx context.Context, p tenure.Principal, o tenure.Object) (tenure.WriteResult, error) {
+	res, err := e.putAll(ctx, "put object", p, []tenure.Object{o}, false)
+	if err != nil {
+		return tenure.WriteResult{}, err
+	}
+	return res[0], nil
+}
+
+// PutBatch implements tenure.Writer.
+func (e *Engine) PutBatch(ctx context.Context, p tenure.Principal, objs []tenure.Object) ([]tenure.WriteResult, error) {
+	if len(objs) > MaxBatch {
+		return nil, fmt.Errorf("put batch: %w", tenure.Errorf(tenure.CodeTooLarge, "objects", "more than %d objects in one batch", MaxBatch))
+	}
+	if len(objs) == 0 {
+		return []tenure.WriteResult{}, nil
+	}
+	return e.putAll(ctx, "put batch", p, objs, true)
+}
+
+func (e *Engine) putAll(ctx context.Context, op string, p tenure.Principal, objs []tenure.Object, batch bool) ([]tenure.WriteResult, error) {
+	p, err := e.principal(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	results := make([]tenure.WriteResult, len(objs))
+	err = e.inTx(ctx, op, func(tx Tx, clk *txClock) error {
+		w := &writer{e: e, tx: tx, p: p, clk: clk}
+		for i := range objs {
+			r, err := w.put(ctx, objs[i].Clone())
+			if err != nil {
+				if batch {
+					return indexed(i, err)
+				}
+				return err
+			}
+			results[i] = r
+		}
+		for i := range results {
+			w.redact(ctx, &results[i])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range results {
+		e.opt.Logger.Debug("put", "object_id", r.Object.ObjectID, "key", r.Object.Key, "outcome", r.Outcome, "changes", len(r.Changes))
+	}
+	return results, nil
+}
+
+// indexed prefixes an error's field with the batch index.
+func indexed(i int, err error) error {
+	te := *tenure.AsError(err)
+	if te.Field != "" {
+		te.Field = fmt.Sprintf("[%d].%s", i, te.Field)
+	} else {
+		te.Field = fmt.Sprintf("[%d]", i)
+	}
+	return &te
+}
+
+// writer holds one write transaction's state.
+type writer struct {
+	e   *Engine
+	tx  Tx
+	p   tenure.Principal
+	clk *txClock
+	now time.Time
+}
+
+func (w *writer) h() tenure.Hierarchy { return w.e.opt.Hierarchy }
+
+func (w *writer) put(ctx context.Context, o tenure.Object) (tenure.WriteResult, error) {
+	var res tenure.WriteResult
+	if err := o.CheckInput(); err != nil {
+		return res, err
+	}
+	w.now = w.clk.next(w.e.opt.Now())
+	if o.TenantID == "" {
+		o.TenantID = w.p.TenantID
+	} else if o.TenantID != w.p.TenantID {
+		return res, tenure.Errorf(tenure.CodeForbidden, "tenant_id", "the principal belongs to tenant %q", w.p.TenantID)
+	}
+	if o.Version > 0 && o.ObjectID == "" {
+		return res, tenure.Errorf(tenure.CodeInvalid, "object_id", "required when version is given")
+	}
+	prev, err := w.previous(ctx, &o)
+	if err != nil {
+		return res, err
+	}
+	if o.Key == "" {
+		o.Key = o.ObjectID
+		if prev != nil {
+			o.Key = prev.Key
+		}
+	}
+	validFromGiven := !o.ValidFrom.IsZero()
+	o.ApplyDefaults(w.now)
+	if err := o.Validate(); err != nil {
+		return res, err
+	}
+	if err := w.authorize(&o); err != nil {
+		return res, err
+	}
+	o.WrittenBy, o.AuthorAuthority = w.p.UserID, w.p.Authority
+	o.TxStart, o.TxEnd = w.now, nil
+	o.Status, o.ContradictionStatus, o.IsValid, o.SupersessionLink = tenure.StatusActive, tenure.Clean, true, ""
+	if prev != nil && !validFromGiven && tenure.SameValue(&o, prev) {
+		o.ValidFrom = prev.ValidFrom
+	}
+	switch o.Layer {
+	case tenure.LayerIdentity:
+		return w.putIdentity(ctx, o, prev)
+	case tenure.LayerWorkingSet, tenure.LayerEnvironment:
+		return w.putReplace(ctx, o, prev)
+	}
+	if prev != nil {
+		return w.update(ctx, o, *prev)
+	}
+	return w.claim(ctx, o)
+}
+
+// previous finds the object a write with an object_id edits, or assigns a
+// fresh id.
+func (w *writer) previous(ctx context.Context, o *tenure.Object) (*tenure.Object, error) {
+	if o.ObjectID == "" {
+		o.ObjectID = w.e.opt.NewID()
+		return nil, nil
+	}
+	latest, ok, err := w.tx.Latest(ctx, o.TenantID, o.ObjectID)
+	if err != nil {
+		return nil, err
+	}
+	if ok && w.p.CanRead(&latest) {
+		return &latest, nil
+	}
+	if o.Version > 0 {
+		return nil, tenure.Errorf(tenure.CodeNotFound, "object_id", "no object %q", o.ObjectID)
+	}
+	known := ok
+	if !known {
+		if known, err = w.tx.Known(ctx, o.TenantID, o.ObjectID); err != nil {
+			return nil, err
+		}
+	}
+	if known {
+		return nil, tenure.Errorf(tenure.CodeConflict, "object_id", "%q is already in use", o.ObjectID)
+	}
+	return nil, nil
+}
+
+// authorize checks what the principal may write.
+func (w *writer) authorize(o *tenure.Object) error {
+	p := w.p
+	if o.UserID != "" && o.UserID != p.UserID && !p.HasPermission(tenure.PermAnyUser) {
+		return tenure.Errorf(tenure.CodeForbidden, "user_id", "principal %q may not write for user %q", p.UserID, o.UserID)
+	}
+	if o.SecurityClassification.Rank() > p.Clearance.Rank() {
+		return tenure.Errorf(tenure.CodeForbidden, "security_classification", "%s is above the principal's clearance (%s)", o.SecurityClassification, p.Clearance)
+	}
+	if !w.h().MayWriteLevel(p, o.Level()) {
+		return tenure.Errorf(tenure.CodeForbidden, "authority_level", "level %d needs a higher authority than %q", o.Level(), p.Authority)
+	}
+	if o.Layer == tenure.LayerEnvironment && !p.HasPermission(tenure.PermEnvironmentWrite) && w.h().Rank(p.Authority) != w.h().Rank(w.h().Top()) {
+		return tenure.Errorf(tenure.CodeForbidden, "layer", "the environment is written by external writers only (permission %s)", tenure.PermEnvironmentWrite)
+	}
+	return nil
+}
+
+// putIdentity writes the session's identity once; it is read-only after.
+func (w *writer) putIdentity(ctx context.Context, o tenure.Object, prev *tenure.Object) (tenure.WriteResult, error) {
+	if prev != nil {
+		return tenure.WriteResult{}, tenure.Errorf(tenure.CodeConflict, "layer", "identity objects are read-only once written")
+	}
+	existing, err := w.tx.LatestInSession(ctx, o.TenantID, o.SessionID, tenure.LayerIdentity)
+	if err != nil {
+		return tenure.WriteResult{}, err
+	}
+	if len(existing) > 0 {
+		return tenure.WriteResult{}, tenure.Errorf(tenure.CodeConflict, "layer", "the identity of session %q is already set and read-only", o.SessionID)
+	}
+	o.Version = 1
+	if err := w.tx.Insert(ctx, &o); err != nil {
+		return tenure.WriteResult{}, err
+	}
+	return tenure.WriteResult{Object: o, Outcome: tenure.OutcomeCreated}, nil
+}
+
+// putReplace writes working-set and environment objects: the latest value
+// for the slot simply replaces the previous one as a new version.
+func (w *writer) putReplace(ctx context.Context, o tenure.Object, prev *tenure.Object) (tenure.WriteResult, error) {
+	if prev == nil {
+		all, err := w.tx.LatestByKey(ctx, o.TenantID, o.Key)
+		if err != nil {
+			return tenure.WriteResult{}, err
+		}
+		for i := range all {
+			if tenure.SameSlot(&o, &all[i]) && all[i].Status == tenure.StatusActive && all[i].Layer == o.Layer {
+				if !w.p.CanRead(&all[i]) {
+					return tenure.WriteResult{}, tenure.Errorf(tenure.CodeForbidden, "key", "%q is held by an object the principal may not read", o.Key)
+				}
+				prev = &all[i]
+				o.ObjectID = prev.ObjectID
+				break
+			}
+		}
+	}
+	if prev == nil {
+		o.Version = 1
+		if err := w.tx.Insert(ctx, &o); err != nil {
+			return tenure.WriteResult{}, err
+		}
+		return tenure.WriteResult{Object: o, Outcome: tenure.OutcomeCreated}, nil
+	}
+	if err := w.checkEdit(&o, prev); err != nil {
+		return tenure.WriteResult{}, err
+	}
+	if unchanged(&o, prev) {
+		return w.confirm(ctx, *prev)
+	}
+	o.Version = prev.Version + 1
+	if err := w.tx.Close(ctx, prev.TenantID, prev.ObjectID, prev.Version, w.now); err != nil {
+		return tenure.WriteResult{}, err
+	}
+	if err := w.tx.Insert(ctx, &o); err != nil {
+		return tenure.WriteResult{}, err
+	}
+	return tenure.WriteResult{Object: o, Outcome: tenure.OutcomeUpdated}, nil
+}
+
+// checkEdit validates an edit of prev by o.
+func (w *writer) checkEdit(o, prev *tenure.Object) error {
+	switch {
+	case o.Version > 0 && o.Version != prev.Version:
+		return tenure.Errorf(tenure.CodeConflict, "version", "stale: object %q is at version %d", prev.ObjectID, prev.Version)
+	case o.Key != prev.Key:
+		return tenure.Errorf(tenure.CodeInvalid, "key", "an object's key cannot change (%q); write a new object that supersedes it", prev.Key)
+	case o.SlotKey() != prev.SlotKey() || o.Scope != prev.Scope:
+		return tenure.Errorf(tenure.CodeInvalid, "scope", "an object's scope cannot change; write a new object that supersedes it")
+	case o.Layer != prev.Layer:
+		return tenure.Errorf(tenure.CodeInvalid, "layer", "an object's layer cannot change (%s)", prev.Layer)
+	case w.h().Rank(prev.AuthorAuthority) > w.h().Rank(w.p.Authority):
+		return tenure.Errorf(tenure.CodeForbidden, "object_id", "%q was written by a higher authority (%s)", prev.ObjectID, prev.AuthorAuthority)
+	case prev.Status != tenure.StatusActive && prev.Status != tenure.StatusQuarantined:
+		return tenure.Errorf(tenure.CodeConflict, "object_id", "%q is %s; write a new claim instead", prev.ObjectID, prev.Status)
+	case o.Supersedes != "" && o.Supersedes != prev.Supersedes:
+		return tenure.Errorf(tenure.CodeInvalid, "supersedes", "only a new claim can supersede another; leave object_id empty")
+	}
+	return nil
+}
+
+// update writes a new version of an existing reconciled object.
+func (w *writer) update(ctx context.Context, o tenure.Object, prev tenure.Object) (tenure.WriteResult, error) {
+	if err := w.checkEdit(&o, &prev); err != nil {
+		return tenure.WriteResult{}, err
+	}
+	if unchanged(&o, &prev) {
+		return w.confirm(ctx, prev)
+	}
+	o.Supersedes = prev.Supersedes
+	o.Version = prev.Version + 1
+	if err := w.tx.Close(ctx, prev.TenantID, prev.ObjectID, prev.Version, w.now); err != nil {
+		return tenure.WriteResult{}, err
+	}
+	if tenure.SameValue(&o, &prev) {
+		o.Status, o.ContradictionStatus, o.IsValid = prev.Status, prev.ContradictionStatus, prev.IsValid
+		if err := w.tx.Insert(ctx, &o); err != nil {
+			return tenure.WriteResult{}, err
+		}
+		return tenure.WriteResult{Object: o, Outcome: tenure.OutcomeUpdated}, nil
+	}
+	// A new value is a new claim for the slot: reconcile it and repair
+	// whatever was derived from the old value.
+	res, err := w.reconcileAndInsert(ctx, o, nil)
+	if err != nil {
+		return res, err
+	}
+	if res.Outcome == tenure.OutcomeCreated {
+		res.Outcome = tenure.OutcomeUpdated
+	}
+	repaired, err := w.repair(ctx, o.ObjectID, []string{o.Key, o.ObjectID})
+	res.Changes = append(res.Changes, repaired...)
+	return res, err
+}
+
+// confirm records that a claim was repeated: bookkeeping only.
+func (w *writer) confirm(ctx context.Context, x tenure.Object) (tenure.WriteResult, error) {
+	x.LastConfirmed = w.now
+	if err := w.tx.Touch(ctx, &x); err != nil {
+		return tenure.WriteResult{}, err
+	}
+	return tenure.WriteResult{Object: x, Outcome: tenure.OutcomeConfirmed}, nil
+}
+
+// unchanged reports whether o restates prev without any change beyond
+// store-managed and bookkeeping fields.
+func unchanged(o, prev *tenure.Object) bool {
+	a, b := o.Clone(), prev.Clone()
+	for _, x := range []*tenure.Object{&a, &b} {
+		x.Version, x.TxStart, x.TxEnd, x.LastConfirmed, x.LastUsed = 0, time.Time{}, nil, time.Time{}, nil
+		x.WrittenBy, x.AuthorAuthority, x.Status, x.ContradictionStatus, x.IsValid = "", "", "", "", false
+		x.SupersessionLink, x.Supersedes, x.Tier = "", "", ""
+	}
+	return equalJSON(&a, &b)
+}

@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/reconcile"
+)
+
+// maxChainHops bounds how far CurrentValue follows supersession links.
+const maxChainHops = 64
+
+// readPoint resolves the principal, the scope and the valid time of r.
+func (e *Engine) readPoint(p tenure.Principal, r tenure.Read) (tenure.Principal, tenure.Scope, time.Time, error) {
+	p, err := e.principal(p)
+	if err != nil {
+		return p, tenure.Scope{}, time.Time{}, err
+	}
+	s, err := r.Scope.Resolve(p)
+	if err != nil {
+		return p, s, time.Time{}, err
+	}
+	at := e.now()
+	switch {
+	case r.AsOfValid != nil:
+		at = *r.AsOfValid
+	case r.AsOfTx != nil:
+		at = *r.AsOfTx
+	}
+	return p, s, at, nil
+}
+
+// Get implements tenure.Reader.
+func (e *Engine) Get(ctx context.Context, p tenure.Principal, id string, r tenure.Read) (tenure.Object, error) {
+	p, s, at, err := e.readPoint(p, r)
+	if err != nil {
+		return tenure.Object{}, fmt.Errorf("get object: %w", err)
+	}
+	vs, err := e.b.ObjectVersions(ctx, p.TenantID, id, r.AsOfTx)
+	if err != nil {
+		return tenure.Object{}, wrap("get object", err)
+	}
+	for i := len(vs) - 1; i >= 0; i-- {
+		o := vs[i]
+		if tenure.Visible(p, s, &o) && (r.AsOfValid == nil || o.ValidAt(at)) {
+			return o, nil
+		}
+	}
+	return tenure.Object{}, fmt.Errorf("get object: %w", tenure.Errorf(tenure.CodeNotFound, "object_id", "no object %q", id))
+}
+
+// CurrentValue implements tenure.Reader.
+func (e *Engine) CurrentValue(ctx context.Context, p tenure.Principal, key string, r tenure.Read) (tenure.Object, error) {
+	p, s, at, err := e.readPoint(p, r)
+	if err != nil {
+		return tenure.Object{}, fmt.Errorf("current value: %w", err)
+	}
+	vs, err := e.b.KeyVersions(ctx, p.TenantID, key, r.AsOfTx)
+	if err != nil {
+		return tenure.Object{}, wrap("current value", err)
+	}
+	visible := slices.DeleteFunc(vs, func(o tenure.Object) bool { return !tenure.Visible(p, s, &o) })
+	if best, ok := e.best(visible, at); ok {
+		return best, nil
+	}
+	// Follow supersession links from the newest displaced claim.
+	slices.SortFunc(visible, func(a, b tenure.Object) int { return b.TxStart.Compare(a.TxStart) })
+	for _, o := range visible {
+		seen := map[string]bool{}
+		for hop := 0; o.SupersessionLink != "" && hop < maxChainHops && !seen[o.ObjectID]; hop++ {
+			seen[o.ObjectID] = true
+			next, err := e.b.ObjectVersions(ctx, p.TenantID, o.SupersessionLink, r.AsOfTx)
+			if err != nil {
+				return tenure.Object{}, wrap("current value", err)
+			}
+			if len(next) == 0 || !tenure.Visible(p, s, &next[len(next)-1]) {
+				break
+			}
+			o = next[len(next)-1]
+			if o.Holds() && o.ValidAt(at) {
+				return o, nil
+			}
+		}
+	}
+	return tenure.Object{}, fmt.Errorf("current value: %w", tenure.Errorf(tenure.CodeNotFound, "key", "no current value for %q", key))
+}
+
+// best picks the preferred claim holding at valid time at.
+func (e *Engine) best(vs []tenure.Object, at time.Time) (tenure.Object, bool) {
+	var best *tenure.Object
+	for i := range vs {
+		o := &vs[i]
+		if !o.Holds() || !o.ValidAt(at) {
+			continue
+		}
+		if best == nil || reconcile.Prefer(e.opt.Hierarchy, o, best) < 0 {
+			best = o
+		}
+	}
+	if best == nil {
+		return tenure.Object{}, false
+	}
+	return *best, true
+}
+
+// History implements tenure.Reader.
+func (e *Engine) History(ctx context.Context, p tenure.Principal, key string, scope tenure.Scope) (tenure.History, error) {
+	p, s, _, err := e.readPoint(p, tenure.Read{Scope: scope})
+	if err != nil {
+		return tenure.History{}, fmt.Errorf("history: %w", err)
+	}
+	all, tombs, err := e.b.History(ctx, p.TenantID, key)
+	if err != nil {
+		return tenure.History{}, wrap("history", err)
+	}
+	h := tenure.History{Key: key, Versions: []tenure.Object{}, Chain: []tenure.ChainLink{}, Deletions: tombs}
+	latest := map[string]tenure.Object{}
+	for _, o := range all {
+		if tenure.Visible(p, s, &o) {
+			h.Versions = append(h.Versions, o)
+			latest[o.ObjectID] = o
+		}
+	}
+	if len(h.Versions) == 0 && len(tombs) == 0 {
+		return h, fmt.Errorf("history: %w", tenure.Errorf(tenure.CodeNotFound, "key", "no history for %q", key))
+	}
+	// Extend the chain across keys through supersession links.
+	queue := make([]string, 0, len(latest))
+	for id := range latest {
+		queue = append(queue, id)
+	}
+	slices.Sort(queue)
+	for len(queue) > 0 && len(latest) < 10*maxChainHops {
+		o := latest[queue[0]]
+		queue = queue[1:]
+		for _, ref := range []string{o.SupersessionLink, o.Supersedes} {
+			if _, ok := latest[ref]; ref == "" || ok {
+				continue
+			}
+			vs, err := e.b.ObjectVersions(ctx, p.TenantID, ref, nil)
+			if err != nil {
+				return h, wrap("history", err)
+			}
+			if len(vs) > 0 && tenure.Visible(p, s, &vs[len(vs)-1]) {
+				latest[ref] = vs[len(vs)-1]
+				queue = append(queue, ref)
+			}
+		}
+	}
+	for _, o := range latest {
+		if o.SupersessionLink == "" && o.Supersedes == "" && !linkedTo(latest, o.ObjectID) {
+			continue
+		}
+		h.Chain = append(h.Chain, tenure.ChainLink{ObjectID: o.ObjectID, Key: o.Key, Value: o.Value, Status: o.Status,
+			ValidFrom: o.ValidFrom, ValidUntil: o.ValidUntil, TxStart: firstTx(all, o), TxEnd: o.TxEnd, SupersededBy: o.SupersessionLink})
+	}
+	slices.SortFunc(h.Chain, func(a, b tenure.ChainLink) int {
+		if c := a.TxStart.Compare(b.TxStart); c != 0 {
+			return c
+		}
+		return a.ValidFrom.Compare(b.ValidFrom)
+	})
+	return h, nil
+}
+
+func linkedTo(objs map[string]tenure.Object, id string) bool {
+	for _, o := range objs {
+		if o.SupersessionLink == id || o.Supersedes == id {
+			return true
+		}
+	}
+	return false
+}
+
+// firstTx returns when the object was first recorded (its first version's
+// tx_start when known, else the given version's).
+func firstTx(all []tenure.Object, o tenure.Object) time.Time {
+	for _, v := range all {
+		if v.ObjectID == o.ObjectID {
+			return v.TxStart
+		}
+	}
+	return o.TxStart
+}
+
+// List implements tenure.Reader.
+func (e *Engine) List(ctx context.Context, p tenure.Principal, f tenure.Filter) ([]tenure.Object, error) {
+	p, s, _, err := e.readPoint(p, tenure.Read{Scope: f.Scope})
+	if err != nil {
+		return nil, fmt.Errorf("list: %w", err)
+	}
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("list: %w", err)
+	}
+	limit := f.Limit
+	if limit == 0 {
+		limit = 100
+	}
+	q := ListQuery{Layer: f.Layer, ScopeKind: f.ScopeKind, Status: f.Status, ObjectType: f.ObjectType, KeyPrefix: f.KeyPrefix}
+	out := []tenure.Object{}
+	err = e.scan(ctx, p.TenantID, q, func(o tenure.Object) bool {
+		if tenure.Visible(p, s, &o) {
+			out = append(out, o)
+		}
+		return len(out) < limit
+	})
+	return out, wrapIf("list", err)
+}
+
+// scan pages through the backend's List until fn returns false.
+func (e *Engine) scan(ctx context.Context, tenant string, q ListQuery, fn func(tenure.Object) bool) error {
+	var cursor int64
+	for {
+		objs, next, err := e.b.List(ctx, tenant, q, cursor, 500)
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			if !fn(o) {
+				return nil
+			}
+		}
+		if next == 0 {
+			return nil
+		}
+		cursor = next
+	}
+}
+
+func wrapIf(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return wrap(op, err)
+}

@@ -1,0 +1,209 @@
+package tenure
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Authority levels of the five-tier hierarchy: a lower number wins.
+const (
+	LevelPlatform  = 0 // platform rules
+	LevelDeveloper = 1 // developer rules: system prompts and schemas
+	LevelUser      = 2 // user constraints: direct utterances
+	LevelInferred  = 3 // inferred memory: observed preferences and beliefs
+	LevelRetrieved = 4 // retrieved data and tool payloads: untrusted
+)
+
+// Object is a Context Object: a claim plus its tenure (scope, source,
+// authority, lifespan, relevance condition, update path, conflict policy and
+// retirement rule). Stored objects are immutable versions; a change closes
+// the current version's transaction window and inserts a new version.
+//
+// Fields marked "set by the store" are rejected on input except where noted.
+type Object struct {
+	// ObjectID identifies the object across its versions. Generated when
+	// empty; a Put naming an existing id writes a new version of it.
+	ObjectID string `json:"object_id"`
+	// Version counts the object's versions from 1 (set by the store). On
+	// input a non-zero Version is an optimistic-concurrency check.
+	Version int `json:"version,omitempty"`
+
+	// Key names the slot the object fills (e.g. "order.status"). Claims for
+	// the same key in the same scope are reconciled. Defaults to ObjectID.
+	Key string `json:"key"`
+	// Value is the claim's value, any JSON. Defaults to Content as a string.
+	Value json.RawMessage `json:"value,omitempty"`
+	// Content is the claim as text. Defaults to Value rendered as text.
+	Content string `json:"content"`
+	// NormalizedClaim is the canonical form, by default `key == value`.
+	NormalizedClaim string     `json:"normalized_claim"`
+	ObjectType      ObjectType `json:"object_type"`
+	Layer           Layer      `json:"layer"`
+	MemoryType      MemoryType `json:"memory_type"`
+
+	CanonicalEntityIDs []string `json:"canonical_entity_ids"`
+	Aliases            []string `json:"aliases,omitempty"`
+
+	// Source is a short provenance label (e.g. "user", "policy",
+	// "finance_system"); it determines MemoryType when that is not given.
+	Source       string `json:"source,omitempty"`
+	SourceOrigin string `json:"source_origin,omitempty"`
+	// SourceAuthority and ConfidenceScore are in [0, 1]; nil on input means
+	// the defaults 0.5 and 1.0.
+	SourceAuthority *float64 `json:"source_authority"`
+	ConfidenceScore *float64 `json:"confidence_score"`
+	// AuthorityLevel is the tier, 0 (platform) … 4 (retrieved data); nil on
+	// input derives it from the layer and type.
+	AuthorityLevel *int `json:"authority_level"`
+
+	SecurityClassification Classification  `json:"security_classification"`
+	PermissionScope        PermissionScope `json:"permission_scope"`
+
+	TenantID  string    `json:"tenant_id"`
+	UserID    string    `json:"user_id,omitempty"`
+	ProjectID string    `json:"project_id,omitempty"`
+	SessionID string    `json:"session_id,omitempty"`
+	TaskID    string    `json:"task_id,omitempty"`
+	Scope     ScopeKind `json:"scope"`
+	ScopeID   string    `json:"scope_id,omitempty"`
+
+	ValidFrom  time.Time  `json:"valid_from"`
+	ValidUntil *time.Time `json:"valid_until"`
+	TxStart    time.Time  `json:"tx_start"`
+	TxEnd      *time.Time `json:"tx_end"`
+	// LastConfirmed and LastUsed are bookkeeping, updated in place: they do
+	// not change what the system believes, so they do not create versions.
+	LastConfirmed time.Time  `json:"last_confirmed"`
+	LastUsed      *time.Time `json:"last_used,omitempty"`
+
+	WhyItMatters          string     `json:"why_it_matters"`
+	ApplicableTaskTypes   []TaskType `json:"applicable_task_types"`
+	BehavioralImplication string     `json:"behavioral_implication,omitempty"`
+
+	Status              Status              `json:"status"`               // set by the store
+	ContradictionStatus ContradictionStatus `json:"contradiction_status"` // set by the store
+	IsValid             bool                `json:"is_valid"`             // set by the store: Status is active
+	Tier                Tier                `json:"tier,omitempty"`       // set by the store
+	// Supersedes names (by object id or key) the object this one explicitly
+	// supersedes; the store resolves it to an object id.
+	Supersedes string `json:"supersedes,omitempty"`
+	// SupersessionLink is the id of the object that displaced this one (set
+	// by the store).
+	SupersessionLink string `json:"supersession_link,omitempty"`
+
+	// DependsOn lists keys (or object ids) this claim was derived from;
+	// when one of them is displaced, this object gets NeedsReview.
+	DependsOn    []string `json:"depends_on,omitempty"`
+	DerivedFacts []string `json:"derived_facts,omitempty"`
+	NeedsReview  bool     `json:"needs_review"`
+
+	IsConstraint   bool           `json:"is_constraint"`
+	ConstraintType ConstraintType `json:"constraint_type,omitempty"`
+
+	DecayRule      *DecayRule     `json:"decay_rule,omitempty"`
+	UpdatePath     string         `json:"update_path,omitempty"`
+	RetirementRule RetirementRule `json:"retirement_rule,omitempty"`
+
+	// WrittenBy and AuthorAuthority record the principal that wrote this
+	// version and its rank (set by the store).
+	WrittenBy       string `json:"written_by,omitempty"`
+	AuthorAuthority string `json:"author_authority,omitempty"`
+}
+
+// PermissionScope lists the roles allowed to read an object (empty: all)
+// and the roles denied (deny wins).
+type PermissionScope struct {
+	AllowRoles []string `json:"allow_roles,omitempty"`
+	DenyRoles  []string `json:"deny_roles,omitempty"`
+}
+
+// DecayRule gives an object a weight that halves every HalfLifeDays since it
+// was last confirmed; below MinimumThreshold the retirement sweep retires it.
+type DecayRule struct {
+	HalfLifeDays     float64 `json:"half_life_days"`
+	MinimumThreshold float64 `json:"minimum_threshold"`
+}
+
+// Level returns the authority level (LevelUser when unset).
+func (o *Object) Level() int {
+	if o.AuthorityLevel == nil {
+		return LevelUser
+	}
+	return *o.AuthorityLevel
+}
+
+// Trust returns (source authority, confidence) with defaults for nil.
+func (o *Object) Trust() (float64, float64) {
+	sa, cs := 0.5, 1.0
+	if o.SourceAuthority != nil {
+		sa = *o.SourceAuthority
+	}
+	if o.ConfidenceScore != nil {
+		cs = *o.ConfidenceScore
+	}
+	return sa, cs
+}
+
+// ValidAt reports whether t lies in [ValidFrom, ValidUntil).
+func (o *Object) ValidAt(t time.Time) bool {
+	if t.Before(o.ValidFrom) {
+		return false
+	}
+	return o.ValidUntil == nil || t.Before(*o.ValidUntil)
+}
+
+// TxAt reports whether the version was the system's belief at t, that is t
+// lies in [TxStart, TxEnd).
+func (o *Object) TxAt(t time.Time) bool {
+	if t.Before(o.TxStart) {
+		return false
+	}
+	return o.TxEnd == nil || t.Before(*o.TxEnd)
+}
+
+// Current reports whether this is the latest version (TxEnd unset).
+func (o *Object) Current() bool { return o.TxEnd == nil }
+
+// Holds reports whether the version can describe the world inside its
+// valid-time window: active or superseded (a superseded claim still holds
+// before its successor took over).
+func (o *Object) Holds() bool { return o.Status == StatusActive || o.Status == StatusSuperseded }
+
+// Clone returns a deep copy.
+func (o Object) Clone() Object {
+	c := o
+	c.Value = append(json.RawMessage(nil), o.Value...)
+	c.CanonicalEntityIDs = cloneStrings(o.CanonicalEntityIDs)
+	c.Aliases = cloneStrings(o.Aliases)
+	c.ApplicableTaskTypes = append([]TaskType(nil), o.ApplicableTaskTypes...)
+	c.DependsOn = cloneStrings(o.DependsOn)
+	c.DerivedFacts = cloneStrings(o.DerivedFacts)
+	c.PermissionScope.AllowRoles = cloneStrings(o.PermissionScope.AllowRoles)
+	c.PermissionScope.DenyRoles = cloneStrings(o.PermissionScope.DenyRoles)
+	c.SourceAuthority = clonePtr(o.SourceAuthority)
+	c.ConfidenceScore = clonePtr(o.ConfidenceScore)
+	c.AuthorityLevel = clonePtr(o.AuthorityLevel)
+	c.ValidUntil = clonePtr(o.ValidUntil)
+	c.TxEnd = clonePtr(o.TxEnd)
+	c.LastUsed = clonePtr(o.LastUsed)
+	c.DecayRule = clonePtr(o.DecayRule)
+	return c
+}
+
+func cloneStrings(s []string) []string {
+	if s == nil {
+		return nil
+	}
+	return append([]string(nil), s...)
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// Ptr returns a pointer to v; handy for the optional numeric fields.
+func Ptr[T any](v T) *T { return &v }

@@ -1,0 +1,179 @@
+package tenure
+
+import (
+	"slices"
+	"strings"
+)
+
+// Principal is who is asking: the identity every read and write is evaluated
+// as.
+type Principal struct {
+	UserID       string   `json:"user_id"`
+	UserName     string   `json:"user_name,omitempty"`
+	TenantID     string   `json:"tenant_id"`
+	Organization string   `json:"organization,omitempty"`
+	Department   string   `json:"department,omitempty"`
+	Roles        []string `json:"roles,omitempty"`
+	// Authority is the principal's rank in the authority Hierarchy
+	// (by default policy > manager > employee > intern > guest).
+	Authority string `json:"authority"`
+	// Clearance is the most sensitive classification the principal may read.
+	Clearance   Classification `json:"clearance"`
+	Permissions []string       `json:"permissions,omitempty"`
+}
+
+// Permissions a principal may hold.
+const (
+	// PermEnvironmentWrite allows writes to the environment layer, which is
+	// otherwise read-only to conversation writers.
+	PermEnvironmentWrite = "environment:write"
+	// PermAnyUser allows reading and writing other users' scoped objects.
+	PermAnyUser = "scope:any_user"
+	// PermRulesWrite allows writing developer rules (authority level 1).
+	PermRulesWrite = "rules:write"
+)
+
+// DefaultTenant is the tenant used when none is given.
+const DefaultTenant = "default"
+
+// HasPermission reports whether the principal holds perm.
+func (p Principal) HasPermission(perm string) bool { return slices.Contains(p.Permissions, perm) }
+
+// roleSet returns the principal's roles plus its authority name, so that
+// allow/deny lists may name either.
+func (p Principal) roleSet() []string {
+	if p.Authority == "" {
+		return p.Roles
+	}
+	return append(slices.Clip(p.Roles), p.Authority)
+}
+
+// Validate checks the principal against the hierarchy.
+func (p Principal) Validate(h Hierarchy) error {
+	if err := checkID("tenant_id", p.TenantID, true); err != nil {
+		return err
+	}
+	if err := checkID("user_id", p.UserID, false); err != nil {
+		return err
+	}
+	if p.Authority != "" && h.Rank(p.Authority) < 0 {
+		return Errorf(CodeInvalid, "authority", "unknown value %q (allowed: %s)", p.Authority, strings.Join(h.Ranks, ", "))
+	}
+	if p.Clearance != "" {
+		if err := checkVocab("clearance", p.Clearance, Classifications); err != nil {
+			return err
+		}
+	}
+	for _, r := range p.Roles {
+		if err := checkID("roles", r, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WithDefaults fills the tenant, clearance and authority when empty.
+func (p Principal) WithDefaults(h Hierarchy) Principal {
+	if p.TenantID == "" {
+		p.TenantID = DefaultTenant
+	}
+	if p.Clearance == "" {
+		p.Clearance = Public
+	}
+	if p.Authority == "" {
+		p.Authority = h.Lowest()
+	}
+	return p
+}
+
+// CanRead reports whether the principal may read o: same tenant, a
+// clearance at least o's classification, one of o's allowed roles (when
+// any are listed) and none of its denied roles. Scope is checked separately.
+func (p Principal) CanRead(o *Object) bool {
+	if o.TenantID != p.TenantID {
+		return false
+	}
+	cl := p.Clearance
+	if cl == "" {
+		cl = Public
+	}
+	if o.SecurityClassification.Rank() > cl.Rank() {
+		return false
+	}
+	roles := p.roleSet()
+	for _, r := range o.PermissionScope.DenyRoles {
+		if slices.Contains(roles, r) {
+			return false
+		}
+	}
+	if len(o.PermissionScope.AllowRoles) == 0 {
+		return true
+	}
+	for _, r := range o.PermissionScope.AllowRoles {
+		if slices.Contains(roles, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Hierarchy is the ordered authority hierarchy of principals, highest first.
+type Hierarchy struct {
+	Ranks []string `json:"ranks"`
+}
+
+// DefaultHierarchy is policy > manager > employee > intern > guest.
+var DefaultHierarchy = Hierarchy{Ranks: []string{"policy", "manager", "employee", "intern", "guest"}}
+
+// Rank returns a number that grows with authority (the lowest rank is 0),
+// or -1 for a name not in the hierarchy.
+func (h Hierarchy) Rank(name string) int {
+	i := slices.Index(h.ranks(), name)
+	if i < 0 {
+		return -1
+	}
+	return len(h.ranks()) - 1 - i
+}
+
+// Top returns the highest rank's name.
+func (h Hierarchy) Top() string { return h.ranks()[0] }
+
+// Lowest returns the lowest rank's name.
+func (h Hierarchy) Lowest() string { r := h.ranks(); return r[len(r)-1] }
+
+func (h Hierarchy) ranks() []string {
+	if len(h.Ranks) == 0 {
+		return DefaultHierarchy.Ranks
+	}
+	return h.Ranks
+}
+
+// Validate checks that the hierarchy has distinct, non-empty names.
+func (h Hierarchy) Validate() error {
+	seen := map[string]bool{}
+	for _, r := range h.Ranks {
+		if err := checkID("ranks", r, true); err != nil {
+			return err
+		}
+		if seen[r] {
+			return Errorf(CodeInvalid, "ranks", "duplicate rank %q", r)
+		}
+		seen[r] = true
+	}
+	return nil
+}
+
+// MayWriteLevel reports whether a principal may write objects at the given
+// authority level: platform rules (0) need the top rank, developer rules
+// (1) the top two ranks or PermRulesWrite; levels 2–4 anyone.
+func (h Hierarchy) MayWriteLevel(p Principal, level int) bool {
+	top := len(h.ranks()) - 1
+	switch level {
+	case LevelPlatform:
+		return h.Rank(p.Authority) == top
+	case LevelDeveloper:
+		return h.Rank(p.Authority) >= top-1 || p.HasPermission(PermRulesWrite)
+	default:
+		return true
+	}
+}

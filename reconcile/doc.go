@@ -1,0 +1,10 @@
+// Package reconcile holds Tenure's deterministic conflict decisions: which
+// of two claims for the same slot wins and why, and which of several
+// visible claims a read should prefer. It is pure: no I/O, no clock.
+//
+// The protocol follows the context architecture: authority level first,
+// then the authors' rank in the principal hierarchy, then valid time (the
+// newer valid_from wins for the same slot), then source trust (source
+// authority, then confidence). If everything ties, both claims are
+// quarantined. How often a claim was repeated never matters.
+package reconcile

@@ -1,0 +1,377 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+)
+
+// backend adapts a Store to engine.Backend.
+type backend Store
+
+var _ engine.Backend = (*backend)(nil)
+
+// querier is what both *sql.DB and *sql.Tx offer.
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+}
+
+const objectCols = `seq, body, tx_end`
+
+func nanos(t time.Time) int64 { return t.UnixNano() }
+
+func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+func nullNanos(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UnixNano()
+}
+
+// scanObjects decodes rows of objectCols.
+func scanObjects(rows *sql.Rows) ([]tenure.Object, int64, error) {
+	defer rows.Close()
+	var out []tenure.Object
+	var last int64
+	for rows.Next() {
+		var (
+			seq   int64
+			body  string
+			txEnd sql.NullInt64
+		)
+		if err := rows.Scan(&seq, &body, &txEnd); err != nil {
+			return nil, 0, err
+		}
+		var o tenure.Object
+		if err := json.Unmarshal([]byte(body), &o); err != nil {
+			return nil, 0, fmt.Errorf("decode object row %d: %w", seq, err)
+		}
+		o.TxEnd = nil
+		if txEnd.Valid {
+			t := fromNanos(txEnd.Int64)
+			o.TxEnd = &t
+		}
+		out = append(out, o)
+		last = seq
+	}
+	return out, last, rows.Err()
+}
+
+func queryObjects(ctx context.Context, q querier, query string, args ...any) ([]tenure.Object, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	objs, _, err := scanObjects(rows)
+	return objs, err
+}
+
+// txFilter selects versions open (at nil) or covering at.
+func txFilter(at *time.Time) (string, []any) {
+	if at == nil {
+		return `tx_end IS NULL`, nil
+	}
+	n := at.UnixNano()
+	return `tx_start <= ? AND (tx_end IS NULL OR tx_end > ?)`, []any{n, n}
+}
+
+func (b *backend) reader() (*sql.DB, error) {
+	if b.r == nil {
+		return nil, errClosed
+	}
+	return b.r, nil
+}
+
+func (b *backend) KeyVersions(ctx context.Context, tenant, key string, at *time.Time) ([]tenure.Object, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	f, args := txFilter(at)
+	return queryObjects(ctx, db, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND key = ? AND `+f+` ORDER BY tx_start, seq`,
+		append([]any{tenant, key}, args...)...)
+}
+
+func (b *backend) ObjectVersions(ctx context.Context, tenant, id string, at *time.Time) ([]tenure.Object, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	f, args := txFilter(at)
+	return queryObjects(ctx, db, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND object_id = ? AND `+f+` ORDER BY version`,
+		append([]any{tenant, id}, args...)...)
+}
+
+func (b *backend) History(ctx context.Context, tenant, key string) ([]tenure.Object, []tenure.Tombstone, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, nil, err
+	}
+	objs, err := queryObjects(ctx, db, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND key = ? ORDER BY tx_start, seq`, tenant, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT object_id, key, versions, deleted_at, deleted_by, reason
+		FROM tombstones WHERE tenant_id = ? AND key = ? ORDER BY deleted_at`, tenant, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var tombs []tenure.Tombstone
+	for rows.Next() {
+		var t tenure.Tombstone
+		var at int64
+		if err := rows.Scan(&t.ObjectID, &t.Key, &t.Versions, &at, &t.DeletedBy, &t.Reason); err != nil {
+			return nil, nil, err
+		}
+		t.DeletedAt = fromNanos(at)
+		tombs = append(tombs, t)
+	}
+	return objs, tombs, rows.Err()
+}
+
+func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, cursor int64, n int) ([]tenure.Object, int64, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, 0, err
+	}
+	where := []string{"tenant_id = ?", "tx_end IS NULL", "seq > ?"}
+	args := []any{tenant, cursor}
+	add := func(cond string, v any) {
+		where = append(where, cond)
+		args = append(args, v)
+	}
+	if q.Layer != "" {
+		add("layer = ?", q.Layer)
+	}
+	if q.ScopeKind != "" {
+		add("scope = ?", q.ScopeKind)
+	}
+	if q.Status != "" {
+		add("status = ?", q.Status)
+	}
+	if q.ObjectType != "" {
+		add("object_type = ?", q.ObjectType)
+	}
+	if q.SessionID != "" {
+		add("session_id = ?", q.SessionID)
+	}
+	if q.KeyPrefix != "" {
+		add("substr(key, 1, ?) = ?", len(q.KeyPrefix))
+		args = append(args, q.KeyPrefix)
+	}
+	if q.RetireDue {
+		add("status = 'active' AND (has_decay = 1 OR (valid_until IS NOT NULL AND valid_until <= ?))", q.RetireDueAt.UnixNano())
+	}
+	rows, err := db.QueryContext(ctx, `SELECT `+objectCols+` FROM objects WHERE `+strings.Join(where, " AND ")+` ORDER BY seq LIMIT ?`,
+		append(args, n)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	objs, last, err := scanObjects(rows)
+	if err != nil || len(objs) < n {
+		return objs, 0, err
+	}
+	return objs, last, nil
+}
+
+func (b *backend) Resolutions(ctx context.Context, tenant string, open bool) ([]tenure.Resolution, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	q := `SELECT id, tenant_id, kind, key, slot, object_ids, reason, created_at, resolved_at, resolved_by
+		FROM resolutions WHERE tenant_id = ?`
+	if open {
+		q += ` AND resolved_at IS NULL`
+	}
+	rows, err := db.QueryContext(ctx, q+` ORDER BY created_at, id`, tenant)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []tenure.Resolution
+	for rows.Next() {
+		var (
+			r          tenure.Resolution
+			ids        string
+			created    int64
+			resolvedAt sql.NullInt64
+		)
+		if err := rows.Scan(&r.ID, &r.TenantID, &r.Kind, &r.Key, &r.Slot, &ids, &r.Reason, &created, &resolvedAt, &r.ResolvedBy); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(ids), &r.ObjectIDs); err != nil {
+			return nil, fmt.Errorf("decode resolution %s: %w", r.ID, err)
+		}
+		r.CreatedAt = fromNanos(created)
+		if resolvedAt.Valid {
+			t := fromNanos(resolvedAt.Int64)
+			r.ResolvedAt = &t
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (b *backend) Begin(ctx context.Context) (engine.Tx, error) {
+	if b.w == nil {
+		return nil, errClosed
+	}
+	tx, err := b.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &writeTx{tx: tx}, nil
+}
+
+// writeTx implements engine.Tx.
+type writeTx struct{ tx *sql.Tx }
+
+func (t *writeTx) Commit() error   { return t.tx.Commit() }
+func (t *writeTx) Rollback() error { return t.tx.Rollback() }
+
+func (t *writeTx) LastTxTime(ctx context.Context) (time.Time, error) {
+	var n sql.NullInt64
+	err := t.tx.QueryRowContext(ctx, `SELECT max(m) FROM (
+		SELECT max(tx_start) AS m FROM objects
+		UNION ALL SELECT max(deleted_at) FROM tombstones
+		UNION ALL SELECT max(created_at) FROM resolutions
+		UNION ALL SELECT max(resolved_at) FROM resolutions)`).Scan(&n)
+	if err != nil || !n.Valid {
+		return time.Time{}, err
+	}
+	return fromNanos(n.Int64), nil
+}
+
+func (t *writeTx) Latest(ctx context.Context, tenant, id string) (tenure.Object, bool, error) {
+	objs, err := queryObjects(ctx, t.tx, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND object_id = ? AND tx_end IS NULL`, tenant, id)
+	if err != nil || len(objs) == 0 {
+		return tenure.Object{}, false, err
+	}
+	return objs[0], true, nil
+}
+
+func (t *writeTx) LatestByKey(ctx context.Context, tenant, key string) ([]tenure.Object, error) {
+	return queryObjects(ctx, t.tx, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND key = ? AND tx_end IS NULL ORDER BY tx_start, seq`, tenant, key)
+}
+
+func (t *writeTx) Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error) {
+	return queryObjects(ctx, t.tx, `SELECT o.seq, o.body, o.tx_end FROM object_deps d
+		JOIN objects o ON o.tenant_id = d.tenant_id AND o.object_id = d.object_id AND o.tx_end IS NULL
+		WHERE d.tenant_id = ? AND d.ref = ? ORDER BY o.seq`, tenant, ref)
+}
+
+func (t *writeTx) LatestInSession(ctx context.Context, tenant, session string, layer tenure.Layer) ([]tenure.Object, error) {
+	return queryObjects(ctx, t.tx, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND session_id = ? AND layer = ? AND tx_end IS NULL ORDER BY seq`,
+		tenant, session, layer)
+}
+
+func (t *writeTx) Known(ctx context.Context, tenant, id string) (bool, error) {
+	var n int
+	err := t.tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM objects WHERE tenant_id = ? AND object_id = ?)
+		+ (SELECT count(*) FROM tombstones WHERE tenant_id = ? AND object_id = ?)`, tenant, id, tenant, id).Scan(&n)
+	return n > 0, err
+}
+
+func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
+	body, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	hasDecay := 0
+	if o.DecayRule != nil {
+		hasDecay = 1
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
+		session_id, valid_until, has_decay, tx_start, tx_end, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+		o.TenantID, o.ObjectID, o.Version, o.Key, o.Layer, o.ObjectType, o.Scope, o.Status,
+		o.SessionID, nullNanos(o.ValidUntil), hasDecay, nanos(o.TxStart), string(body))
+	if err != nil {
+		return fmt.Errorf("insert object %s v%d: %w", o.ObjectID, o.Version, err)
+	}
+	for _, ref := range o.DependsOn {
+		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO object_deps (tenant_id, ref, object_id) VALUES (?, ?, ?)`,
+			o.TenantID, ref, o.ObjectID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at time.Time) error {
+	res, err := t.tx.ExecContext(ctx, `UPDATE objects SET tx_end = ? WHERE tenant_id = ? AND object_id = ? AND version = ? AND tx_end IS NULL`,
+		nanos(at), tenant, id, version)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("close object %s v%d: no open version", id, version)
+	}
+	_, err = t.tx.ExecContext(ctx, `DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`, tenant, id)
+	return err
+}
+
+func (t *writeTx) Touch(ctx context.Context, o *tenure.Object) error {
+	body, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	res, err := t.tx.ExecContext(ctx, `UPDATE objects SET body = ? WHERE tenant_id = ? AND object_id = ? AND version = ? AND tx_end IS NULL`,
+		string(body), o.TenantID, o.ObjectID, o.Version)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return errors.New("touch: no open version")
+	}
+	return nil
+}
+
+func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone) error {
+	for _, q := range []string{`DELETE FROM objects WHERE tenant_id = ? AND object_id = ?`,
+		`DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`} {
+		if _, err := t.tx.ExecContext(ctx, q, tenant, tb.ObjectID); err != nil {
+			return err
+		}
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO tombstones (tenant_id, object_id, key, versions, deleted_at, deleted_by, reason)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, tenant, tb.ObjectID, tb.Key, tb.Versions, nanos(tb.DeletedAt), tb.DeletedBy, tb.Reason)
+	return err
+}
+
+func (t *writeTx) AddResolution(ctx context.Context, r tenure.Resolution) error {
+	ids, err := json.Marshal(r.ObjectIDs)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO resolutions (id, tenant_id, kind, key, slot, object_ids, reason, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.TenantID, r.Kind, r.Key, r.Slot, string(ids), r.Reason, nanos(r.CreatedAt))
+	return err
+}
+
+func (t *writeTx) OpenResolution(ctx context.Context, tenant string, kind tenure.ResolutionKind, objectID string) (string, bool, error) {
+	var id string
+	err := t.tx.QueryRowContext(ctx, `SELECT r.id FROM resolutions r, json_each(r.object_ids) j
+		WHERE r.tenant_id = ? AND r.kind = ? AND r.resolved_at IS NULL AND j.value = ? LIMIT 1`, tenant, kind, objectID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return id, err == nil, err
+}
+
+func (t *writeTx) ResolveSlot(ctx context.Context, tenant, slot, by string, at time.Time) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE resolutions SET resolved_at = ?, resolved_by = ?
+		WHERE tenant_id = ? AND slot = ? AND kind = 'conflict' AND resolved_at IS NULL`, nanos(at), by, tenant, slot)
+	return err
+}

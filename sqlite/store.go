@@ -1,0 +1,124 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"runtime"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Options configures a Store. The zero value works.
+type Options struct {
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Hierarchy ranks principals (default tenure.DefaultHierarchy).
+	Hierarchy tenure.Hierarchy
+	// Logger receives store events (default: discard).
+	Logger *slog.Logger
+	// BusyTimeout is how long a writer waits for another process's write
+	// lock (default 5s).
+	BusyTimeout time.Duration
+}
+
+// Store is the embedded SQLite store.
+type Store struct {
+	*engine.Engine
+	path string
+	opt  Options
+	w, r *sql.DB
+}
+
+var _ tenure.Store = (*Store)(nil)
+
+// New returns a store for the database file at path. It does no I/O; call
+// Open.
+func New(path string, opt Options) *Store {
+	if opt.BusyTimeout == 0 {
+		opt.BusyTimeout = 5 * time.Second
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Store{path: path, opt: opt}
+	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, Hierarchy: opt.Hierarchy, Logger: opt.Logger})
+	return s
+}
+
+func (s *Store) now() time.Time {
+	if s.opt.Now != nil {
+		return s.opt.Now()
+	}
+	return time.Now()
+}
+
+// Path returns the database file path.
+func (s *Store) Path() string { return s.path }
+
+// Open opens (creating if needed) the database and applies migrations.
+func (s *Store) Open(ctx context.Context) error {
+	if s.w != nil {
+		return nil
+	}
+	if s.path == "" {
+		return tenure.Errorf(tenure.CodeInvalid, "db", "database path is empty")
+	}
+	w, err := sql.Open("sqlite", s.dsn(true))
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	r, err := sql.Open("sqlite", s.dsn(false))
+	if err != nil {
+		w.Close()
+		return fmt.Errorf("open store: %w", err)
+	}
+	r.SetMaxOpenConns(max(4, runtime.NumCPU()))
+	if err := migrate(ctx, w, s.now()); err != nil {
+		w.Close()
+		r.Close()
+		return fmt.Errorf("open store %s: %w", s.path, err)
+	}
+	s.w, s.r = w, r
+	return nil
+}
+
+func (s *Store) dsn(writer bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", s.opt.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	if writer {
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(1)")
+	}
+	return "file:" + s.path + "?" + q.Encode()
+}
+
+// Close releases the database.
+func (s *Store) Close() error {
+	if s.w == nil {
+		return nil
+	}
+	err1 := s.w.Close()
+	err2 := s.r.Close()
+	s.w, s.r = nil, nil
+	if err1 != nil {
+		return err1
+	}
+	return err2
+}
+
+// DB returns the read pool, for benchmarks and tooling that measure the
+// store against raw SQL.
+func (s *Store) DB() *sql.DB { return s.r }
+
+var errClosed = &tenure.Error{Code: tenure.CodeUnavailable, Message: "store is not open"}

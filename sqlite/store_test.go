@@ -1,0 +1,69 @@
+package sqlite_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/storetest"
+)
+
+func open(t *testing.T, path string, now func() time.Time) *sqlite.Store {
+	t.Helper()
+	s := sqlite.New(path, sqlite.Options{Now: now})
+	if err := s.Open(context.Background()); err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, now func() time.Time) tenure.Store {
+		return open(t, filepath.Join(t.TempDir(), "tenure.db"), now)
+	})
+}
+
+func TestReopenKeepsData(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tenure.db")
+	ctx := context.Background()
+	p := tenure.Principal{UserID: "u", TenantID: "t"}
+	s := sqlite.New(path, sqlite.Options{})
+	if err := s.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(ctx, p, tenure.Object{Key: "k", Content: "v"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2 := open(t, path, nil) // migrations must be idempotent
+	o, err := s2.CurrentValue(ctx, p, "k", tenure.Read{})
+	if err != nil || o.Content != "v" {
+		t.Fatalf("after reopen: %q, %v", o.Content, err)
+	}
+	var mode string
+	if err := s2.DB().QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode = %q, %v; want wal", mode, err)
+	}
+}
+
+func TestClosedStore(t *testing.T) {
+	s := sqlite.New(filepath.Join(t.TempDir(), "x.db"), sqlite.Options{})
+	_, err := s.Put(context.Background(), tenure.Principal{UserID: "u"}, tenure.Object{Content: "v"})
+	if tenure.ErrorCode(err) != tenure.CodeUnavailable {
+		t.Fatalf("put on unopened store: %v, want unavailable", err)
+	}
+}
+
+func TestOpenBadPath(t *testing.T) {
+	s := sqlite.New(filepath.Join(t.TempDir(), "missing-dir", "x.db"), sqlite.Options{})
+	if err := s.Open(context.Background()); err == nil {
+		s.Close()
+		t.Fatal("open in a missing directory succeeded")
+	}
+}
