@@ -13,10 +13,9 @@ import (
 type Backend interface {
 	// Begin starts a write transaction. Write transactions are serialized.
 	Begin(ctx context.Context) (Tx, error)
-	// KeyVersions returns versions of objects filed under key: the latest
-	// ones when at is nil, otherwise those whose transaction window covers
-	// at. Ordered by tx_start.
-	KeyVersions(ctx context.Context, tenant, key string, at *time.Time) ([]tenure.Object, error)
+	// KeyVersions returns versions of objects filed under key selected by
+	// q, ordered by tx_start.
+	KeyVersions(ctx context.Context, tenant, key string, q VersionQuery) ([]tenure.Object, error)
 	// ObjectVersions does the same for one object id.
 	ObjectVersions(ctx context.Context, tenant, id string, at *time.Time) ([]tenure.Object, error)
 	// History returns every version ever stored under key, by tx_start.
@@ -26,6 +25,17 @@ type Backend interface {
 	List(ctx context.Context, tenant string, q ListQuery, cursor int64, n int) (objs []tenure.Object, next int64, err error)
 	// Resolutions lists resolution requests of a tenant.
 	Resolutions(ctx context.Context, tenant string, open bool) ([]tenure.Resolution, error)
+}
+
+// VersionQuery selects versions for a read.
+type VersionQuery struct {
+	// TxAt selects versions whose transaction window covers it; nil means
+	// the open (latest) versions.
+	TxAt *time.Time
+	// ValidAt, when set, keeps versions whose valid-time window covers it.
+	ValidAt *time.Time
+	// Holding keeps only active and superseded versions (tenure.Object.Holds).
+	Holding bool
 }
 
 // ListQuery filters List on indexed columns.
@@ -48,8 +58,9 @@ type Tx interface {
 	LastTxTime(ctx context.Context) (time.Time, error)
 	// Latest returns the open version of an object.
 	Latest(ctx context.Context, tenant, id string) (tenure.Object, bool, error)
-	// LatestByKey returns the open versions of all objects filed under key.
-	LatestByKey(ctx context.Context, tenant, key string) ([]tenure.Object, error)
+	// LatestByKey returns the open versions of the objects filed under key
+	// whose status is one of statuses (any status when none are given).
+	LatestByKey(ctx context.Context, tenant, key string, statuses ...tenure.Status) ([]tenure.Object, error)
 	// Dependents returns open versions whose depends_on contains ref.
 	Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error)
 	// LatestInSession returns open versions with the session id and layer.

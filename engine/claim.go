@@ -52,13 +52,13 @@ func (w *writer) claim(ctx context.Context, o tenure.Object) (tenure.WriteResult
 // slot returns the active claims competing with o for its slot, other than
 // o itself and the explicit targets.
 func (w *writer) slot(ctx context.Context, o *tenure.Object, skip []tenure.Object) ([]tenure.Object, error) {
-	all, err := w.tx.LatestByKey(ctx, o.TenantID, o.Key)
+	all, err := w.tx.LatestByKey(ctx, o.TenantID, o.Key, tenure.StatusActive)
 	if err != nil {
 		return nil, err
 	}
 	out := all[:0]
 	for _, x := range all {
-		if x.ObjectID == o.ObjectID || x.Status != tenure.StatusActive || !tenure.SameSlot(o, &x) ||
+		if x.ObjectID == o.ObjectID || !tenure.SameSlot(o, &x) ||
 			slices.ContainsFunc(skip, func(t tenure.Object) bool { return t.ObjectID == x.ObjectID }) {
 			continue
 		}
@@ -210,42 +210,29 @@ func (w *writer) replace(ctx context.Context, x tenure.Object, mutate func(*tenu
 // own scope.
 func (w *writer) resolveSupersedes(ctx context.Context, o *tenure.Object) ([]tenure.Object, error) {
 	ref := o.Supersedes
-	var cands []tenure.Object
+	var targets []tenure.Object
 	x, ok, err := w.tx.Latest(ctx, o.TenantID, ref)
 	if err != nil {
 		return nil, err
 	}
-	if ok && w.p.CanRead(&x) {
-		cands = []tenure.Object{x}
+	byID := ok && w.p.CanRead(&x)
+	if byID {
+		if (x.Status == tenure.StatusActive || x.Status == tenure.StatusQuarantined) && sameScope(o, &x) {
+			targets = append(targets, x)
+		}
 	} else {
-		all, err := w.tx.LatestByKey(ctx, o.TenantID, ref)
+		live, err := w.tx.LatestByKey(ctx, o.TenantID, ref, tenure.StatusActive, tenure.StatusQuarantined)
 		if err != nil {
 			return nil, err
 		}
-		for _, x := range all {
-			if w.p.CanRead(&x) {
-				cands = append(cands, x)
+		for _, x := range live {
+			if w.p.CanRead(&x) && sameScope(o, &x) {
+				targets = append(targets, x)
 			}
 		}
 	}
-	if len(cands) == 0 {
-		return nil, tenure.Errorf(tenure.CodeNotFound, "supersedes", "no object with id or key %q", ref)
-	}
-	var targets []tenure.Object
-	for _, x := range cands {
-		if !sameScope(o, &x) {
-			continue
-		}
-		if x.Status == tenure.StatusActive || x.Status == tenure.StatusQuarantined {
-			targets = append(targets, x)
-		}
-	}
 	if len(targets) == 0 {
-		x := cands[len(cands)-1]
-		if !sameScope(o, &x) {
-			return nil, tenure.Errorf(tenure.CodeInvalid, "supersedes", "%q is in a different scope; an object supersedes only objects of its own scope (a hypothetical or draft object never supersedes global ones)", ref)
-		}
-		return nil, tenure.Errorf(tenure.CodeConflict, "supersedes", "%q is already %s (by %q); supersede the current object instead", ref, x.Status, x.SupersessionLink)
+		return nil, w.noTarget(ctx, o, ref, byID, x)
 	}
 	for i := range targets {
 		if targets[i].ObjectID == o.ObjectID {
@@ -258,6 +245,32 @@ func (w *writer) resolveSupersedes(ctx context.Context, o *tenure.Object) ([]ten
 	}
 	o.Supersedes = targets[0].ObjectID
 	return targets, nil
+}
+
+// noTarget explains why supersedes names nothing that can be superseded.
+func (w *writer) noTarget(ctx context.Context, o *tenure.Object, ref string, byID bool, x tenure.Object) error {
+	if !byID {
+		all, err := w.tx.LatestByKey(ctx, o.TenantID, ref)
+		if err != nil {
+			return err
+		}
+		found := false
+		for _, y := range all {
+			if w.p.CanRead(&y) {
+				x, found = y, true
+				if sameScope(o, &y) {
+					break
+				}
+			}
+		}
+		if !found {
+			return tenure.Errorf(tenure.CodeNotFound, "supersedes", "no object with id or key %q", ref)
+		}
+	}
+	if !sameScope(o, &x) {
+		return tenure.Errorf(tenure.CodeInvalid, "supersedes", "%q is in a different scope; an object supersedes only objects of its own scope (a hypothetical or draft object never supersedes global ones)", ref)
+	}
+	return tenure.Errorf(tenure.CodeConflict, "supersedes", "%q is already %s (by %q); supersede the current object instead", ref, x.Status, x.SupersessionLink)
 }
 
 func sameScope(a, b *tenure.Object) bool {

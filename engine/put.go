@@ -205,12 +205,12 @@ func (w *writer) putIdentity(ctx context.Context, o tenure.Object, prev *tenure.
 // for the slot simply replaces the previous one as a new version.
 func (w *writer) putReplace(ctx context.Context, o tenure.Object, prev *tenure.Object) (tenure.WriteResult, error) {
 	if prev == nil {
-		all, err := w.tx.LatestByKey(ctx, o.TenantID, o.Key)
+		all, err := w.tx.LatestByKey(ctx, o.TenantID, o.Key, tenure.StatusActive)
 		if err != nil {
 			return tenure.WriteResult{}, err
 		}
 		for i := range all {
-			if tenure.SameSlot(&o, &all[i]) && all[i].Status == tenure.StatusActive && all[i].Layer == o.Layer {
+			if tenure.SameSlot(&o, &all[i]) && all[i].Layer == o.Layer {
 				if !w.p.CanRead(&all[i]) {
 					return tenure.WriteResult{}, tenure.Errorf(tenure.CodeForbidden, "key", "%q is held by an object the principal may not read", o.Key)
 				}

@@ -58,14 +58,19 @@ func (e *Engine) CurrentValue(ctx context.Context, p tenure.Principal, key strin
 	if err != nil {
 		return tenure.Object{}, fmt.Errorf("current value: %w", err)
 	}
-	vs, err := e.b.KeyVersions(ctx, p.TenantID, key, r.AsOfTx)
+	holding, err := e.b.KeyVersions(ctx, p.TenantID, key, VersionQuery{TxAt: r.AsOfTx, ValidAt: &at, Holding: true})
+	if err != nil {
+		return tenure.Object{}, wrap("current value", err)
+	}
+	holding = slices.DeleteFunc(holding, func(o tenure.Object) bool { return !tenure.Visible(p, s, &o) })
+	if best, ok := e.best(holding, at); ok {
+		return best, nil
+	}
+	vs, err := e.b.KeyVersions(ctx, p.TenantID, key, VersionQuery{TxAt: r.AsOfTx})
 	if err != nil {
 		return tenure.Object{}, wrap("current value", err)
 	}
 	visible := slices.DeleteFunc(vs, func(o tenure.Object) bool { return !tenure.Visible(p, s, &o) })
-	if best, ok := e.best(visible, at); ok {
-		return best, nil
-	}
 	// Follow supersession links from the newest displaced claim.
 	slices.SortFunc(visible, func(a, b tenure.Object) int { return b.TxStart.Compare(a.TxStart) })
 	for _, o := range visible {

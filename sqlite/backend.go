@@ -92,14 +92,28 @@ func (b *backend) reader() (*sql.DB, error) {
 	return b.r, nil
 }
 
-func (b *backend) KeyVersions(ctx context.Context, tenant, key string, at *time.Time) ([]tenure.Object, error) {
+func (b *backend) KeyVersions(ctx context.Context, tenant, key string, q engine.VersionQuery) ([]tenure.Object, error) {
 	db, err := b.reader()
 	if err != nil {
 		return nil, err
 	}
-	f, args := txFilter(at)
-	return queryObjects(ctx, db, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND key = ? AND `+f+` ORDER BY tx_start, seq`,
-		append([]any{tenant, key}, args...)...)
+	f, args := txFilter(q.TxAt)
+	where := `tenant_id = ? AND key = ? AND ` + f
+	args = append([]any{tenant, key}, args...)
+	if q.Holding {
+		where += ` AND status IN ('active', 'superseded')`
+	}
+	if q.ValidAt == nil {
+		return queryObjects(ctx, db, `SELECT `+objectCols+` FROM objects WHERE `+where+` ORDER BY tx_start, seq`, args...)
+	}
+	// Two index range scans instead of an OR, so that a hot key's long
+	// tail of closed valid-time windows is never read.
+	n := q.ValidAt.UnixNano()
+	return queryObjects(ctx, db, `SELECT `+objectCols+` FROM (
+		SELECT seq, body, tx_end, tx_start FROM objects WHERE `+where+` AND valid_until IS NULL AND valid_from <= ?
+		UNION ALL
+		SELECT seq, body, tx_end, tx_start FROM objects WHERE `+where+` AND valid_until > ? AND valid_from <= ?
+	) ORDER BY tx_start, seq`, append(append(append(args, n), args...), n, n)...)
 }
 
 func (b *backend) ObjectVersions(ctx context.Context, tenant, id string, at *time.Time) ([]tenure.Object, error) {
@@ -262,13 +276,22 @@ func (t *writeTx) Latest(ctx context.Context, tenant, id string) (tenure.Object,
 	return objs[0], true, nil
 }
 
-func (t *writeTx) LatestByKey(ctx context.Context, tenant, key string) ([]tenure.Object, error) {
-	return queryObjects(ctx, t.tx, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND key = ? AND tx_end IS NULL ORDER BY tx_start, seq`, tenant, key)
+func (t *writeTx) LatestByKey(ctx context.Context, tenant, key string, statuses ...tenure.Status) ([]tenure.Object, error) {
+	q := `SELECT ` + objectCols + ` FROM objects WHERE tenant_id = ? AND key = ? AND tx_end IS NULL`
+	args := []any{tenant, key}
+	if len(statuses) > 0 {
+		q += ` AND status IN (?` + strings.Repeat(`, ?`, len(statuses)-1) + `)`
+		for _, st := range statuses {
+			args = append(args, st)
+		}
+	}
+	return queryObjects(ctx, t.tx, q+` ORDER BY seq`, args...)
 }
 
 func (t *writeTx) Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error) {
+	// CROSS JOIN keeps SQLite from scanning every open object of the tenant.
 	return queryObjects(ctx, t.tx, `SELECT o.seq, o.body, o.tx_end FROM object_deps d
-		JOIN objects o ON o.tenant_id = d.tenant_id AND o.object_id = d.object_id AND o.tx_end IS NULL
+		CROSS JOIN objects o ON o.tenant_id = d.tenant_id AND o.object_id = d.object_id AND o.tx_end IS NULL
 		WHERE d.tenant_id = ? AND d.ref = ? ORDER BY o.seq`, tenant, ref)
 }
 
@@ -294,9 +317,9 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 		hasDecay = 1
 	}
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
-		session_id, valid_until, has_decay, tx_start, tx_end, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+		session_id, valid_from, valid_until, has_decay, tx_start, tx_end, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
 		o.TenantID, o.ObjectID, o.Version, o.Key, o.Layer, o.ObjectType, o.Scope, o.Status,
-		o.SessionID, nullNanos(o.ValidUntil), hasDecay, nanos(o.TxStart), string(body))
+		o.SessionID, nanos(o.ValidFrom), nullNanos(o.ValidUntil), hasDecay, nanos(o.TxStart), string(body))
 	if err != nil {
 		return fmt.Errorf("insert object %s v%d: %w", o.ObjectID, o.Version, err)
 	}

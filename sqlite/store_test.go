@@ -11,7 +11,7 @@ import (
 	"github.com/tenure-dev/tenure/storetest"
 )
 
-func open(t *testing.T, path string, now func() time.Time) *sqlite.Store {
+func open(t testing.TB, path string, now func() time.Time) *sqlite.Store {
 	t.Helper()
 	s := sqlite.New(path, sqlite.Options{Now: now})
 	if err := s.Open(context.Background()); err != nil {

@@ -12,6 +12,7 @@ CREATE TABLE objects (
     scope       TEXT    NOT NULL,
     status      TEXT    NOT NULL,
     session_id  TEXT    NOT NULL DEFAULT '',
+    valid_from  INTEGER NOT NULL,
     valid_until INTEGER,
     has_decay   INTEGER NOT NULL DEFAULT 0,
     tx_start    INTEGER NOT NULL,
@@ -22,7 +23,8 @@ CREATE TABLE objects (
 -- Exactly one open version per object.
 CREATE UNIQUE INDEX objects_open ON objects (tenant_id, object_id) WHERE tx_end IS NULL;
 CREATE INDEX objects_key ON objects (tenant_id, key, tx_start);
-CREATE INDEX objects_open_key ON objects (tenant_id, key) WHERE tx_end IS NULL;
+CREATE INDEX objects_open_key ON objects (tenant_id, key, status) WHERE tx_end IS NULL;
+CREATE INDEX objects_open_valid ON objects (tenant_id, key, valid_until) WHERE tx_end IS NULL;
 CREATE INDEX objects_open_seq ON objects (tenant_id, seq) WHERE tx_end IS NULL;
 CREATE INDEX objects_open_session ON objects (tenant_id, session_id, layer) WHERE tx_end IS NULL;
 CREATE INDEX objects_tx_start ON objects (tx_start);
@@ -48,6 +50,7 @@ CREATE TABLE tombstones (
     PRIMARY KEY (tenant_id, object_id)
 );
 CREATE INDEX tombstones_key ON tombstones (tenant_id, key);
+CREATE INDEX tombstones_deleted_at ON tombstones (deleted_at);
 
 -- Requests for a person or tool to settle a conflict or confirm a claim.
 CREATE TABLE resolutions (
@@ -64,3 +67,5 @@ CREATE TABLE resolutions (
 );
 CREATE INDEX resolutions_open ON resolutions (tenant_id, slot) WHERE resolved_at IS NULL;
 CREATE INDEX resolutions_tenant ON resolutions (tenant_id, created_at);
+CREATE INDEX resolutions_created_at ON resolutions (created_at);
+CREATE INDEX resolutions_resolved_at ON resolutions (resolved_at);
