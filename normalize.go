@@ -211,6 +211,11 @@ func (o *Object) Validate() error {
 	if err := o.validateURIs(); err != nil {
 		return err
 	}
+	if o.StateItem != nil {
+		if err := o.StateItem.Validate(); err != nil {
+			return err
+		}
+	}
 	if o.ValidUntil != nil && !o.ValidUntil.After(o.ValidFrom) {
 		return Errorf(CodeInvalid, "valid_until", "must be after valid_from (%s)", o.ValidFrom.Format(time.RFC3339Nano))
 	}

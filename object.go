@@ -104,6 +104,9 @@ type Object struct {
 	UpdatePath     string         `json:"update_path,omitempty"`
 	RetirementRule RetirementRule `json:"retirement_rule,omitempty"`
 
+	// StateItem is set on objects that carry structured conversation state.
+	StateItem *StateItem `json:"state_item,omitempty"`
+
 	// WrittenBy and AuthorAuthority record the principal that wrote this
 	// version and its rank (set by the store).
 	WrittenBy       string `json:"written_by,omitempty"`
@@ -187,6 +190,13 @@ func (o Object) Clone() Object {
 	c.TxEnd = clonePtr(o.TxEnd)
 	c.LastUsed = clonePtr(o.LastUsed)
 	c.DecayRule = clonePtr(o.DecayRule)
+	if o.StateItem != nil {
+		si := *o.StateItem
+		si.TopicTags = cloneStrings(si.TopicTags)
+		si.Refs = cloneStrings(si.Refs)
+		si.SupersessionEvidence = clonePtr(si.SupersessionEvidence)
+		c.StateItem = &si
+	}
 	return c
 }
 

@@ -69,6 +69,11 @@ func (p Principal) Validate(h Hierarchy) error {
 			return err
 		}
 	}
+	for _, r := range p.Permissions {
+		if err := checkID("permissions", r, true); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -17,6 +17,10 @@ func (e *Engine) Retire(ctx context.Context, p tenure.Principal, opt tenure.Reti
 		if _, err := tenure.ParseVocab("rule", string(opt.Rule), tenure.RetirementRules); err != nil {
 			return tenure.RetireReport{}, fmt.Errorf("retire: %w", err)
 		}
+		if len(opt.ObjectIDs) == 0 {
+			return tenure.RetireReport{}, fmt.Errorf("retire: %w", tenure.Errorf(tenure.CodeInvalid, "rule",
+				"applies only with object_ids; the sweep uses each object's own retirement_rule"))
+		}
 	} else if len(opt.ObjectIDs) > 0 {
 		opt.Rule = tenure.RetireArchive
 	}

@@ -83,7 +83,8 @@ func (s *Store) Open(ctx context.Context) error {
 	if err := migrate(ctx, w, s.now()); err != nil {
 		w.Close()
 		r.Close()
-		return fmt.Errorf("open store %s: %w", s.path, err)
+		return fmt.Errorf("open store: %w", &tenure.Error{Code: tenure.CodeUnavailable, Field: "db",
+			Message: fmt.Sprintf("cannot open %s", s.path), Err: err})
 	}
 	s.w, s.r = w, r
 	return nil

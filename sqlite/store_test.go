@@ -62,8 +62,12 @@ func TestClosedStore(t *testing.T) {
 
 func TestOpenBadPath(t *testing.T) {
 	s := sqlite.New(filepath.Join(t.TempDir(), "missing-dir", "x.db"), sqlite.Options{})
-	if err := s.Open(context.Background()); err == nil {
+	err := s.Open(context.Background())
+	if err == nil {
 		s.Close()
 		t.Fatal("open in a missing directory succeeded")
+	}
+	if tenure.ErrorCode(err) != tenure.CodeUnavailable || tenure.ErrorField(err) != "db" {
+		t.Errorf("open error = %v (code %s), want unavailable naming db", err, tenure.ErrorCode(err))
 	}
 }

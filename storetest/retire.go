@@ -99,4 +99,6 @@ func testRetire(t *testing.T, f Factory) {
 	e.wantMissing(cfo, "p", tenure.Read{})
 	_, err = e.s.Retire(e.ctx, cfo, tenure.RetireOptions{Rule: "shred"})
 	wantCode(t, err, tenure.CodeInvalid, "rule")
+	_, err = e.s.Retire(e.ctx, cfo, tenure.RetireOptions{Rule: tenure.RetireHardDelete})
+	wantCode(t, err, tenure.CodeInvalid, "rule")
 }

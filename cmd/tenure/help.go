@@ -1,0 +1,124 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// runHelp prints the usage, or one command's usage and flags.
+func runHelp(args []string, sio stdio) int {
+	switch len(args) {
+	case 0:
+		fmt.Fprint(sio.out, usage())
+		return 0
+	case 1:
+		if spec, ok := lookup(args[0]); ok {
+			fmt.Fprint(sio.out, commandUsage(spec))
+			return 0
+		}
+	}
+	return fail(sio, false, tenure.Errorf(tenure.CodeInvalid, "", "help: unknown command %q (run 'tenure help' for the list)", strings.Join(args, " ")))
+}
+
+// usage is the top-level usage text: every command, the common flags, the
+// default principal and the exit statuses.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("tenure reads and writes a Tenure store of Context Objects.\n\n")
+	b.WriteString("Usage:\n  tenure <command> [flags] [arguments]\n  tenure help [command]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-24s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+	}
+	fmt.Fprintf(&b, "  %-24s %s\n", "help [COMMAND]", "this text, or a command's own flags")
+	b.WriteString(commonHelp)
+	b.WriteString("\nExit status (from tenure.ExitCode):\n  0 ok")
+	for i, c := range []tenure.Code{tenure.CodeInternal, tenure.CodeInvalid, tenure.CodeNotFound, tenure.CodeForbidden,
+		tenure.CodeConflict, tenure.CodeUnauthenticated, tenure.CodeTooLarge, tenure.CodeUnavailable, tenure.CodeTimeout} {
+		sep := ", "
+		if i%5 == 4 {
+			sep = ",\n  "
+		}
+		fmt.Fprintf(&b, "%s%d %s", sep, tenure.ExitCode(c), c)
+		if c == tenure.CodeInvalid {
+			b.WriteString(" (and usage errors)")
+		}
+	}
+	b.WriteString(".\n")
+	return b.String()
+}
+
+// commonHelp documents the flags every command takes and the principal the
+// CLI acts as. The defaults are interpolated from the domain so the text
+// cannot drift from the code.
+var commonHelp = fmt.Sprintf(`
+Common flags (every command):
+  --db FILE              database file (default $TENURE_DB, else ./tenure.db)
+  --json                 print JSON; errors go to stderr as {"code","message","field"}
+  --principal FILE       who is asking, as JSON: user_id, user_name, tenant_id,
+                         organization, department, roles, authority, clearance,
+                         permissions (unknown fields are rejected)
+  --tenant ID, --user ID, --authority RANK, --clearance LEVEL,
+  --roles a,b, --permissions a,b
+                         override single fields of the principal
+  --project ID, --session ID, --task ID, --scope-id ID
+                         the scope to read and write in; put fills them into
+                         objects that leave project_id, session_id, task_id or
+                         scope_id empty
+
+Principal: without --principal the CLI acts as the local owner:
+  user_id %q, tenant_id %q, roles ["admin"],
+  authority %q (highest of %s),
+  clearance %q.
+Fields a --principal file leaves out take the store's defaults:
+  tenant_id %q, clearance %q, authority %q.
+The override flags change only their own field, so "--authority intern"
+alone keeps the owner's clearance: add "--clearance restricted" to read as
+an intern would.
+
+Times (--as-of-tx, --as-of-valid) are RFC 3339 (2025-01-31T09:00:00Z) or a
+date (2025-01-31, meaning midnight UTC).
+`, localUser, tenure.DefaultTenant, tenure.DefaultHierarchy.Top(), strings.Join(tenure.DefaultHierarchy.Ranks, " > "),
+	tenure.HighlyRestricted, tenure.DefaultTenant, tenure.Public, tenure.DefaultHierarchy.Lowest())
+
+// commandUsage is "tenure help NAME": the command's synopsis, description
+// and own flags (the common ones are listed by "tenure help").
+func commandUsage(spec commandSpec) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage: tenure %s\n\n%s.\n", strings.TrimSpace(spec.name+" [flags] "+spec.args), upperFirst(spec.summary))
+	if spec.detail != "" {
+		fmt.Fprintf(&b, "\n%s\n", spec.detail)
+	}
+	fs := newFlagSet(spec.name)
+	spec.new().define(fs)
+	var own strings.Builder
+	fs.VisitAll(func(f *flag.Flag) {
+		if isCommonFlag(f.Name) {
+			return
+		}
+		typ, text := flag.UnquoteUsage(f)
+		name := "--" + f.Name
+		if typ != "" {
+			name += " " + strings.ToUpper(typ)
+		}
+		fmt.Fprintf(&own, "  %-22s %s", name, text)
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			fmt.Fprintf(&own, " (default %q)", f.DefValue)
+		}
+		own.WriteString("\n")
+	})
+	if own.Len() > 0 {
+		fmt.Fprintf(&b, "\nFlags:\n%s", own.String())
+	}
+	b.WriteString(commonHelp)
+	return b.String()
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

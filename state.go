@@ -1,0 +1,103 @@
+package tenure
+
+import (
+	"time"
+)
+
+// StateType is the fixed set of structured-state item types.
+type StateType string
+
+// State item types.
+const (
+	StateDecision   StateType = "decision"
+	StateConstraint StateType = "constraint"
+	StateAction     StateType = "action"
+	StateQuestion   StateType = "question"
+	StateRisk       StateType = "risk"
+)
+
+// StateTypes lists the state item types in rendering priority order.
+var StateTypes = []StateType{StateDecision, StateConstraint, StateAction, StateRisk, StateQuestion}
+
+// Confidence is a state item's extraction confidence.
+type Confidence string
+
+// Confidence levels.
+const (
+	ConfidenceLow    Confidence = "low"
+	ConfidenceMedium Confidence = "medium"
+	ConfidenceHigh   Confidence = "high"
+)
+
+// Confidences lists the confidence levels from low to high.
+var Confidences = []Confidence{ConfidenceLow, ConfidenceMedium, ConfidenceHigh}
+
+// StateItem is a typed item of structured conversation state (a decision,
+// constraint, action, question or risk) with references to the messages it
+// came from. It rides on a Context Object, so scope, permissions and
+// history apply to it like to any other claim.
+type StateItem struct {
+	UID        string     `json:"uid"`
+	Type       StateType  `json:"type_tag"`
+	Text       string     `json:"text"`
+	Status     string     `json:"status"`
+	TopicTags  []string   `json:"topic_tags,omitempty"`
+	Refs       []string   `json:"refs"`
+	Confidence Confidence `json:"confidence"`
+	ReplacedBy string     `json:"replaced_by,omitempty"`
+	// SupersessionEvidence records why the item was superseded.
+	SupersessionEvidence *SupersessionEvidence `json:"supersession_evidence,omitempty"`
+	Conflict             bool                  `json:"conflict,omitempty"`
+	Pinned               bool                  `json:"pinned,omitempty"`
+	Source               string                `json:"source,omitempty"`
+	ThreadID             string                `json:"thread_id,omitempty"`
+	CreatedAt            time.Time             `json:"created_at"`
+	LastSeenAt           time.Time             `json:"last_seen_at"`
+}
+
+// SupersessionEvidence is the structured reason a state item was replaced.
+type SupersessionEvidence struct {
+	Trigger      string `json:"trigger"`
+	RefMessageID string `json:"ref_msg_id"`
+	CandidateUID string `json:"candidate_uid"`
+}
+
+// StateStatuses lists each type's statuses in merge precedence order,
+// strongest first; the last is the type's default.
+var StateStatuses = map[StateType][]string{
+	StateAction:     {"superseded", "done", "blocked", "open"},
+	StateQuestion:   {"superseded", "answered", "open"},
+	StateDecision:   {"superseded", "active"},
+	StateConstraint: {"superseded", "active"},
+	StateRisk:       {"superseded", "active"},
+}
+
+// Validate checks a state item's type, status, confidence and text.
+func (s *StateItem) Validate() error {
+	if err := checkVocab("state_item.type_tag", s.Type, StateTypes); err != nil {
+		return err
+	}
+	if err := checkVocab("state_item.status", s.Status, StateStatuses[s.Type]); err != nil {
+		return err
+	}
+	if err := checkVocab("state_item.confidence", s.Confidence, Confidences); err != nil {
+		return err
+	}
+	if s.Text == "" {
+		return Errorf(CodeInvalid, "state_item.text", "required")
+	}
+	if len(s.Text) > MaxContentLen {
+		return Errorf(CodeTooLarge, "state_item.text", "longer than %d bytes", MaxContentLen)
+	}
+	for _, r := range s.Refs {
+		if err := checkID("state_item.refs", r, true); err != nil {
+			return err
+		}
+	}
+	for _, r := range s.TopicTags {
+		if err := checkID("state_item.topic_tags", r, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
