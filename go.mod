@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/google/uuid v1.6.0
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/kljensen/snowball v0.10.0
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/pkoukk/tiktoken-go v0.1.8

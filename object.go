@@ -2,6 +2,7 @@ package tenure
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -217,3 +218,49 @@ func clonePtr[T any](p *T) *T {
 
 // Ptr returns a pointer to v; handy for the optional numeric fields.
 func Ptr[T any](v T) *T { return &v }
+
+// SearchText is the text full-text search and lexical ranking read: the
+// key (unless it is only the id), content, aliases, entity ids,
+// why_it_matters, the behavioral implication and state topics.
+func (o *Object) SearchText() string {
+	var b strings.Builder
+	add := func(s string) {
+		if s == "" {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+	}
+	if o.Key != o.ObjectID {
+		add(o.Key)
+	}
+	add(o.Content)
+	for _, a := range o.Aliases {
+		add(a)
+	}
+	for _, id := range o.CanonicalEntityIDs {
+		add(id)
+	}
+	add(o.WhyItMatters)
+	add(o.BehavioralImplication)
+	if o.StateItem != nil {
+		for _, t := range o.StateItem.TopicTags {
+			add(t)
+		}
+	}
+	return b.String()
+}
+
+// AlwaysCandidate reports whether every compilation in the object's scope
+// considers it regardless of the query: rules and policies, constraints,
+// identity, environment, tools, the working set and structured state.
+func (o *Object) AlwaysCandidate() bool {
+	switch o.Layer {
+	case LayerPolicy, LayerTenant, LayerTool, LayerIdentity, LayerEnvironment, LayerWorkingSet:
+		return true
+	}
+	return o.Level() <= LevelDeveloper || o.IsConstraint || o.StateItem != nil ||
+		o.ObjectType == TypePolicyRule || o.ObjectType == TypeToolSchema
+}

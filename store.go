@@ -55,6 +55,20 @@ type Store interface {
 	Retirer
 }
 
+// CandidateQuery asks a store for the candidates of a context compilation.
+type CandidateQuery struct {
+	Principal Principal
+	Scope     Scope
+	// Text is the query to prefilter lexically with.
+	Text string
+	// Limit is how many lexical matches are wanted (and a quarter as many of
+	// the most recent objects); objects that are always candidates come on
+	// top.
+	Limit int
+	// AsOfTx reads the versions believed at that time (nil: the latest).
+	AsOfTx *time.Time
+}
+
 // Read selects a read mode: with no times, what is true now; with AsOfTx,
 // what the system believed at that transaction time; with AsOfValid, what
 // was true at that valid time according to the latest belief. Both may be

@@ -23,6 +23,9 @@ type Backend interface {
 	// List returns latest versions matching q after the cursor, in insertion
 	// order, at most n; next is the cursor to continue from (0 when done).
 	List(ctx context.Context, tenant string, q ListQuery, cursor int64, n int) (objs []tenure.Object, next int64, err error)
+	// Candidates returns versions for a context compilation (see
+	// CandidateFilter).
+	Candidates(ctx context.Context, tenant string, f CandidateFilter) ([]tenure.Object, error)
 	// Resolutions lists resolution requests of a tenant.
 	Resolutions(ctx context.Context, tenant string, open bool) ([]tenure.Resolution, error)
 }
@@ -36,6 +39,20 @@ type VersionQuery struct {
 	ValidAt *time.Time
 	// Holding keeps only active and superseded versions (tenure.Object.Holds).
 	Holding bool
+}
+
+// CandidateFilter selects compile candidates. With AsOfTx, every version
+// believed at that time within Scope and MaxClassRank (Classification.Rank);
+// otherwise the union of the open versions that are always candidates, the
+// Limit best full-text matches of any of Words within Scope and
+// MaxClassRank, and the Recent newest open versions.
+type CandidateFilter struct {
+	Words        []string
+	Limit        int
+	Recent       int
+	AsOfTx       *time.Time
+	Scope        tenure.Scope
+	MaxClassRank int
 }
 
 // ListQuery filters List on indexed columns.

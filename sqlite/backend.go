@@ -316,12 +316,29 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 	if o.DecayRule != nil {
 		hasDecay = 1
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
-		session_id, valid_from, valid_until, has_decay, tx_start, tx_end, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+	sandbox, always := "", 0
+	if o.Scope.Sandboxed() {
+		sandbox = o.ScopeID
+	}
+	if o.AlwaysCandidate() {
+		always = 1
+	}
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
+		session_id, user_id, project_id, task_id, sandbox_id, class_rank, always,
+		valid_from, valid_until, has_decay, tx_start, tx_end, body)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
 		o.TenantID, o.ObjectID, o.Version, o.Key, o.Layer, o.ObjectType, o.Scope, o.Status,
-		o.SessionID, nanos(o.ValidFrom), nullNanos(o.ValidUntil), hasDecay, nanos(o.TxStart), string(body))
+		o.SessionID, o.UserID, o.ProjectID, o.TaskID, sandbox, o.SecurityClassification.Rank(), always,
+		nanos(o.ValidFrom), nullNanos(o.ValidUntil), hasDecay, nanos(o.TxStart), string(body))
 	if err != nil {
 		return fmt.Errorf("insert object %s v%d: %w", o.ObjectID, o.Version, err)
+	}
+	seq, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO objects_fts (rowid, text) VALUES (?, ?)`, seq, o.SearchText()); err != nil {
+		return fmt.Errorf("index object %s: %w", o.ObjectID, err)
 	}
 	for _, ref := range o.DependsOn {
 		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO object_deps (tenant_id, ref, object_id) VALUES (?, ?, ?)`,
@@ -333,13 +350,17 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 }
 
 func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at time.Time) error {
-	res, err := t.tx.ExecContext(ctx, `UPDATE objects SET tx_end = ? WHERE tenant_id = ? AND object_id = ? AND version = ? AND tx_end IS NULL`,
-		nanos(at), tenant, id, version)
+	var seq int64
+	err := t.tx.QueryRowContext(ctx, `UPDATE objects SET tx_end = ? WHERE tenant_id = ? AND object_id = ? AND version = ? AND tx_end IS NULL
+		RETURNING seq`, nanos(at), tenant, id, version).Scan(&seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("close object %s v%d: no open version", id, version)
+	}
 	if err != nil {
 		return err
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("close object %s v%d: no open version", id, version)
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM objects_fts WHERE rowid = ?`, seq); err != nil {
+		return err
 	}
 	_, err = t.tx.ExecContext(ctx, `DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`, tenant, id)
 	return err
@@ -362,7 +383,8 @@ func (t *writeTx) Touch(ctx context.Context, o *tenure.Object) error {
 }
 
 func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone) error {
-	for _, q := range []string{`DELETE FROM objects WHERE tenant_id = ? AND object_id = ?`,
+	for _, q := range []string{`DELETE FROM objects_fts WHERE rowid IN (SELECT seq FROM objects WHERE tenant_id = ? AND object_id = ?)`,
+		`DELETE FROM objects WHERE tenant_id = ? AND object_id = ?`,
 		`DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`} {
 		if _, err := t.tx.ExecContext(ctx, q, tenant, tb.ObjectID); err != nil {
 			return err

@@ -53,7 +53,7 @@ func (c *common) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.permissions, "permissions", "", "principal's `permissions`, comma-separated")
 	fs.StringVar(&c.project, "project", "", "project `id` of the scope")
 	fs.StringVar(&c.session, "session", "", "session `id` of the scope")
-	fs.StringVar(&c.task, "task", "", "task `id` of the scope")
+	fs.StringVar(&c.task, "task-id", "", "task `id` of the scope")
 	fs.StringVar(&c.scopeID, "scope-id", "", "hypothetical or draft sandbox `id` of the scope")
 }
 
@@ -125,7 +125,7 @@ func (c *common) identity() (tenure.Principal, tenure.Scope, error) {
 
 // withStore opens the store, runs fn and closes the store, reporting a
 // close failure when fn succeeded.
-func (c *common) withStore(ctx context.Context, fn func(tenure.Store) error) (err error) {
+func (c *common) withStore(ctx context.Context, fn func(*sqlite.Store) error) (err error) {
 	st := sqlite.New(c.db, sqlite.Options{})
 	if err := st.Open(ctx); err != nil {
 		if tenure.ErrorCode(err) == tenure.CodeInternal {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var getSpec = commandSpec{
@@ -43,7 +44,7 @@ func (c *getCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return fmt.Errorf("get: %w", err)
 	}
 	ref := args[0]
-	return c.withStore(ctx, func(st tenure.Store) error {
+	return c.withStore(ctx, func(st *sqlite.Store) error {
 		var o tenure.Object
 		if c.byID {
 			o, err = st.Get(ctx, p, ref, r)

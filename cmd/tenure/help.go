@@ -63,7 +63,7 @@ Common flags (every command):
   --tenant ID, --user ID, --authority RANK, --clearance LEVEL,
   --roles a,b, --permissions a,b
                          override single fields of the principal
-  --project ID, --session ID, --task ID, --scope-id ID
+  --project ID, --session ID, --task-id ID, --scope-id ID
                          the scope to read and write in; put fills them into
                          objects that leave project_id, session_id, task_id or
                          scope_id empty

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var historySpec = commandSpec{
@@ -29,7 +30,7 @@ func (c *historyCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return err
 	}
-	return c.withStore(ctx, func(st tenure.Store) error {
+	return c.withStore(ctx, func(st *sqlite.Store) error {
 		h, err := st.History(ctx, p, args[0], s)
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var listSpec = commandSpec{
@@ -77,7 +78,7 @@ func (c *listCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return fmt.Errorf("list: %w", err)
 	}
-	return c.withStore(ctx, func(st tenure.Store) error {
+	return c.withStore(ctx, func(st *sqlite.Store) error {
 		objs, err := st.List(ctx, p, f)
 		if err != nil {
 			return err

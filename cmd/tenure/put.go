@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var putSpec = commandSpec{
@@ -50,7 +51,7 @@ func (c *putCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	for i := range objs {
 		c.fillScope(&objs[i])
 	}
-	return c.withStore(ctx, func(st tenure.Store) error {
+	return c.withStore(ctx, func(st *sqlite.Store) error {
 		if !batch {
 			res, err := st.Put(ctx, p, objs[0])
 			if err != nil {

@@ -116,7 +116,7 @@ func TestBatch(t *testing.T) {
 
 func TestPutFillsScope(t *testing.T) {
 	db := newDB(t)
-	r := put(t, db, `{"key":"note","value":"x"}`, "--project", "p1", "--session", "s1", "--task", "t1")
+	r := put(t, db, `{"key":"note","value":"x"}`, "--project", "p1", "--session", "s1", "--task-id", "t1")
 	o := r.Object
 	if o.ProjectID != "p1" || o.SessionID != "s1" || o.TaskID != "t1" {
 		t.Errorf("scope ids %q %q %q, want p1 s1 t1", o.ProjectID, o.SessionID, o.TaskID)
@@ -128,7 +128,7 @@ func TestPutFillsScope(t *testing.T) {
 	if c := tenureCLI(t, "", "get", "note", "--db", db).code; c != tenure.ExitCode(tenure.CodeNotFound) {
 		t.Errorf("get outside the scope: exit %d, want not found", c)
 	}
-	if got := getValue(t, db, "note", "--project", "p1", "--session", "s1", "--task", "t1"); got != `"x"` {
+	if got := getValue(t, db, "note", "--project", "p1", "--session", "s1", "--task-id", "t1"); got != `"x"` {
 		t.Errorf("get in the scope: %s", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var resolutionsSpec = commandSpec{
@@ -35,7 +36,7 @@ func (c *resolutionsCmd) exec(ctx context.Context, sio stdio, args []string) err
 	if err != nil {
 		return err
 	}
-	return c.withStore(ctx, func(st tenure.Store) error {
+	return c.withStore(ctx, func(st *sqlite.Store) error {
 		rs, err := st.Resolutions(ctx, p, !c.all)
 		if err != nil {
 			return err

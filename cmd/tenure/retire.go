@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var retireSpec = commandSpec{
@@ -59,7 +60,7 @@ func (c *retireCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return fmt.Errorf("retire: %w", err)
 	}
-	return c.withStore(ctx, func(st tenure.Store) error {
+	return c.withStore(ctx, func(st *sqlite.Store) error {
 		rep, err := st.Retire(ctx, p, opt)
 		if err != nil {
 			return err

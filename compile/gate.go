@@ -1,0 +1,95 @@
+package compile
+
+import (
+	"context"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/reconcile"
+)
+
+// gate is step 3: scope and permission gates for stored objects, and
+// authority routing (retrieved data never reaches instruction sections).
+func (r *run) gate(context.Context) (int, int, error) {
+	in := r.liveCount()
+	for _, it := range r.live() {
+		if it.origin != fromStore {
+			continue
+		}
+		switch {
+		case !r.p.CanRead(&it.obj):
+			r.withhold(it, OmitPermission)
+		case !r.scope.InScope(&it.obj):
+			r.withhold(it, OmitScope)
+		}
+	}
+	return in, r.liveCount(), nil
+}
+
+// withhold drops an object for scope or permission. Only principals
+// allowed full traces see its id; others see a count, so that a denied
+// object stays indistinguishable from a missing one.
+func (r *run) withhold(it *item, reason OmitReason) {
+	if r.full {
+		r.omit(it, reason)
+		return
+	}
+	it.dropped = true
+	if r.trace.Withheld == nil {
+		r.trace.Withheld = map[OmitReason]int{}
+	}
+	r.trace.Withheld[reason]++
+}
+
+// temporal is step 4: only claims that hold at the compile time survive;
+// quarantined claims are reported, never compiled; among the surviving
+// claims for one key the preferred one wins, so conflicts are settled
+// before the model sees anything.
+func (r *run) temporal(context.Context) (int, int, error) {
+	in := r.liveCount()
+	for _, it := range r.live() {
+		o := &it.obj
+		if it.origin != fromStore {
+			continue
+		}
+		switch {
+		case o.Status == tenure.StatusQuarantined:
+			it.dropped = true
+			r.trace.Quarantined = append(r.trace.Quarantined, QuarantinedObject{ObjectID: o.ObjectID,
+				Reason: tenure.ReasonUnresolved, ContradictionStatus: o.ContradictionStatus})
+			r.trace.Omitted = append(r.trace.Omitted, OmittedObject{ObjectID: o.ObjectID, Reason: OmitQuarantined})
+		case o.Status == tenure.StatusOverridden:
+			r.omit(it, OmitOverridden)
+		case o.Status == tenure.StatusArchived || o.Status == tenure.StatusCleared:
+			r.omit(it, OmitArchived)
+		case !o.Holds():
+			r.omit(it, OmitSuperseded)
+		case r.at.Before(o.ValidFrom):
+			r.omit(it, OmitNotYetValid)
+		case !o.ValidAt(r.at) && o.Status == tenure.StatusSuperseded:
+			r.omit(it, OmitSuperseded)
+		case !o.ValidAt(r.at):
+			r.omit(it, OmitExpired)
+		}
+	}
+	// One claim per key: the preferred one.
+	best := map[string]*item{}
+	for _, it := range r.live() {
+		if it.origin != fromStore || it.obj.Key == "" || it.obj.Key == it.obj.ObjectID || it.docID != "" {
+			continue
+		}
+		k := it.obj.Key
+		if b, ok := best[k]; !ok || reconcile.Prefer(r.c.opt.Hierarchy, &it.obj, &b.obj) < 0 {
+			best[k] = it
+		}
+	}
+	for _, it := range r.live() {
+		if it.origin != fromStore || it.obj.Key == "" || it.obj.Key == it.obj.ObjectID || it.docID != "" {
+			continue
+		}
+		if b := best[it.obj.Key]; b != it {
+			r.omit(it, OmitShadowed)
+			r.trace.Omitted[len(r.trace.Omitted)-1].SupersededBy = b.obj.ObjectID
+		}
+	}
+	return in, r.liveCount(), nil
+}

@@ -1,0 +1,104 @@
+package compile_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/storetest"
+)
+
+var t0 = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+
+// Principals.
+var (
+	owner  = tenure.Principal{UserID: "ada", TenantID: "acme", Authority: "policy", Clearance: tenure.HighlyRestricted, Roles: []string{"admin"}}
+	cfo    = tenure.Principal{UserID: "cfo", TenantID: "acme", Authority: "manager", Clearance: tenure.Confidential}
+	intern = tenure.Principal{UserID: "ian", TenantID: "acme", Authority: "intern", Clearance: tenure.Public}
+)
+
+type fixture struct {
+	t     *testing.T
+	ctx   context.Context
+	store *sqlite.Store
+	clock *storetest.Clock
+	c     *compile.Compiler
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	clock := storetest.NewClock(t0)
+	s := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: clock.Now})
+	if err := s.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	c := compile.New(s, compile.Options{Now: clock.Now, NewID: func() string { return "tr-test" }})
+	return &fixture{t: t, ctx: context.Background(), store: s, clock: clock, c: c}
+}
+
+func (f *fixture) put(p tenure.Principal, o tenure.Object) tenure.WriteResult {
+	f.t.Helper()
+	r, err := f.store.Put(f.ctx, p, o)
+	if err != nil {
+		f.t.Fatalf("put %s: %v", o.Key, err)
+	}
+	f.clock.Advance(time.Second)
+	return r
+}
+
+func (f *fixture) compile(req compile.Request) (compile.Envelope, compile.Trace) {
+	f.t.Helper()
+	env, tr, err := f.c.Compile(f.ctx, req)
+	if err != nil {
+		f.t.Fatalf("compile: %v", err)
+	}
+	if env.Tokens > req.Budget {
+		f.t.Fatalf("envelope has %d tokens, budget %d", env.Tokens, req.Budget)
+	}
+	return env, tr
+}
+
+func val(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
+
+func mustContain(t *testing.T, text string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("envelope lacks %q:\n%s", w, text)
+		}
+	}
+}
+
+func mustNotContain(t *testing.T, text string, bad ...string) {
+	t.Helper()
+	for _, b := range bad {
+		if strings.Contains(text, b) {
+			t.Errorf("envelope contains %q:\n%s", b, text)
+		}
+	}
+}
+
+func omittedReason(tr compile.Trace, id string) compile.OmitReason {
+	for _, o := range tr.Omitted {
+		if o.ObjectID == id {
+			return o.Reason
+		}
+	}
+	return ""
+}
+
+func compiledAs(tr compile.Trace, id string) compile.CompiledAs {
+	for _, o := range tr.Compiled {
+		if o.ObjectID == id {
+			return o.CompiledAs
+		}
+	}
+	return ""
+}

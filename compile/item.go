@@ -1,0 +1,77 @@
+package compile
+
+import (
+	"github.com/tenure-dev/tenure"
+)
+
+// origin says where a candidate came from.
+type origin int
+
+const (
+	fromStore origin = iota
+	fromInstruction
+	fromLate
+	fromTool
+	fromDocument
+	fromTail
+)
+
+// item is a candidate flowing through the pipeline.
+type item struct {
+	obj     tenure.Object
+	origin  origin
+	section SectionKind
+	// text is what ranking reads; terms is its analysis.
+	text  string
+	terms []string
+	// scores in [0, 1]
+	lex, vec, entity, rec, score float64
+	tier                         Tier
+	as                           CompiledAs
+	line                         string
+	tokens                       int
+	msg                          *Message // tail messages
+	// document subunits
+	docID       string
+	unit        int
+	rescuedFrom string
+	attachedTo  string
+	dropped     bool
+}
+
+func (r *run) omit(it *item, reason OmitReason) {
+	it.dropped = true
+	o := OmittedObject{ObjectID: it.obj.ObjectID, Reason: reason}
+	switch reason {
+	case OmitExpired:
+		o.ValidUntil = it.obj.ValidUntil
+	case OmitSuperseded, OmitOverridden, OmitShadowed:
+		o.SupersededBy = it.obj.SupersessionLink
+	case OmitIrrelevant, OmitBudget, OmitDuplicate:
+		o.PriorityTier = it.tier
+	}
+	r.trace.Omitted = append(r.trace.Omitted, o)
+}
+
+// live returns the items not dropped, in the given sections (all if none).
+func (r *run) live(sections ...SectionKind) []*item {
+	var out []*item
+	for _, it := range r.items {
+		if it.dropped {
+			continue
+		}
+		if len(sections) == 0 {
+			out = append(out, it)
+			continue
+		}
+		for _, s := range sections {
+			if it.section == s {
+				out = append(out, it)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (r *run) liveCount() int { return len(r.live()) }

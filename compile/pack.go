@@ -1,0 +1,303 @@
+package compile
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// block is a packable unit: a rendered line or a contained document block.
+type block struct {
+	text   string
+	items  []*item
+	tokens int
+}
+
+// plan is a section being packed.
+type plan struct {
+	kind      SectionKind
+	role      string
+	header    func(packed []block) string
+	blocks    []block // in packing priority order
+	chrono    bool    // render in original (chronological) order: blocks are newest first
+	contiguous bool   // stop at the first block that does not fit
+	mandatory bool
+
+	packed    []int
+	text      string
+	tokens    int
+	allocated int
+	truncated bool
+}
+
+// pack is step 9: order sections for cache and attention and fit them into
+// the budget.
+func (r *run) pack(context.Context) (int, int, error) {
+	r.plans = r.plans[:0]
+	for _, k := range SectionOrder {
+		r.plans = append(r.plans, r.planFor(k))
+	}
+	byKind := map[SectionKind]*plan{}
+	for _, pl := range r.plans {
+		byKind[pl.kind] = pl
+	}
+	// Mandatory sections are rendered whole.
+	for _, k := range []SectionKind{SectionSystem, SectionLate, SectionTurn} {
+		r.fill(byKind[k], 1<<31-1)
+	}
+	budget := r.req.Budget
+	system := byKind[SectionSystem].tokens + sepTokens
+	mandatory := system + byKind[SectionLate].tokens + byKind[SectionTurn].tokens + 2*sepTokens
+	if mandatory > budget {
+		return 0, 0, tenure.Errorf(tenure.CodeInvalid, "budget", "%d tokens cannot hold the system instructions and the current turn (%d tokens)", budget, mandatory)
+	}
+	// Allocations are shares of what the stable system section leaves, so
+	// the static sections never depend on the turn or the conversation.
+	base := budget - system
+	remaining := budget - mandatory
+	carry := 0
+	var truncated []*plan
+	for gi, g := range r.alloc.groups() {
+		share := int(g.share * float64(base))
+		if gi > 0 {
+			share += carry
+		}
+		share = min(share, remaining)
+		left := share
+		for _, k := range g.sections {
+			pl := byKind[k]
+			r.fill(pl, left-sepTokens)
+			pl.allocated = left
+			if pl.tokens > 0 {
+				left -= pl.tokens + sepTokens
+			}
+			if pl.truncated && !staticSections[k] {
+				truncated = append(truncated, pl)
+			}
+		}
+		remaining -= share - left
+		carry = left
+	}
+	// What is still unused goes back to truncated dynamic sections.
+	for _, pl := range truncated {
+		if remaining <= 0 {
+			break
+		}
+		before := pl.tokens
+		r.fill(pl, pl.tokens+remaining)
+		pl.allocated += remaining
+		remaining -= pl.tokens - before
+	}
+	r.fitTotal()
+	return r.liveCount(), r.packedCount(), nil
+}
+
+// sepTokens is the cost of the blank line between sections.
+const sepTokens = 1
+
+// fitTotal trims dynamic sections until the exact count of the whole
+// envelope fits the budget (joining sections can merge tokens).
+func (r *run) fitTotal() {
+	cut := []SectionKind{SectionTail, SectionState, SectionDocuments, SectionMemory}
+	for guard := 0; guard < 10000; guard++ {
+		r.total = r.counter.Counter.Count(r.joined())
+		over := r.total - r.req.Budget
+		if over <= 0 {
+			return
+		}
+		trimmed := false
+		for _, k := range cut {
+			for _, pl := range r.plans {
+				if pl.kind == k && len(pl.packed) > 0 {
+					r.fill(pl, pl.tokens-over)
+					trimmed = true
+					break
+				}
+			}
+			if trimmed {
+				break
+			}
+		}
+		if !trimmed {
+			return // only mandatory and static text left: checked against the budget before
+		}
+	}
+}
+
+func (r *run) joined() string {
+	var parts []string
+	for _, pl := range r.plans {
+		if pl.text != "" {
+			parts = append(parts, pl.text)
+		}
+	}
+	return strings.Join(parts, sectionSep)
+}
+
+func (r *run) packedCount() int {
+	n := 0
+	for _, pl := range r.plans {
+		for _, i := range pl.packed {
+			n += len(pl.blocks[i].items)
+		}
+	}
+	return n
+}
+
+// fill packs as many blocks as fit in budget tokens and renders the
+// section, counting it exactly.
+func (r *run) fill(pl *plan, budget int) {
+	pl.packed, pl.text, pl.tokens, pl.truncated = nil, "", 0, false
+	if len(pl.blocks) == 0 || budget <= 0 {
+		pl.truncated = len(pl.blocks) > 0
+		return
+	}
+	used := r.counter.Count(pl.header(nil)) + 1
+	// Counting tokens is the expensive part: once the section is nearly
+	// full, or many blocks in a row did not fit, stop looking.
+	const markerReserve, minBlock, maxMisses = 12, 4, 16
+	misses := 0
+	for i := range pl.blocks {
+		reserve := 0
+		if i < len(pl.blocks)-1 && !pl.mandatory {
+			reserve = markerReserve
+		}
+		if !pl.mandatory && (budget-used-reserve < minBlock || misses >= maxMisses) {
+			break
+		}
+		b := &pl.blocks[i]
+		if b.tokens == 0 {
+			b.tokens = r.counter.Count(b.text)
+		}
+		if used+b.tokens+1+reserve <= budget || pl.mandatory {
+			pl.packed = append(pl.packed, i)
+			used += b.tokens + 1
+			misses = 0
+		} else if pl.contiguous {
+			break
+		} else {
+			misses++
+		}
+	}
+	for i := range pl.blocks {
+		if pl.blocks[i].tokens == 0 && slices.Contains(pl.packed, i) {
+			pl.blocks[i].tokens = r.counter.Count(pl.blocks[i].text)
+		}
+	}
+	for {
+		r.renderPlan(pl)
+		if pl.tokens <= budget || pl.mandatory || len(pl.packed) == 0 {
+			break
+		}
+		pl.packed = pl.packed[:len(pl.packed)-1]
+	}
+	if len(pl.packed) == 0 {
+		pl.text, pl.tokens, pl.truncated = "", 0, true
+	}
+}
+
+// renderPlan writes a plan's text from its packed blocks.
+func (r *run) renderPlan(pl *plan) {
+	idx := slices.Clone(pl.packed)
+	if pl.chrono {
+		slices.Reverse(idx)
+	}
+	packed := make([]block, len(idx))
+	for i, j := range idx {
+		packed[i] = pl.blocks[j]
+	}
+	var lines []string
+	tokens := 0
+	if h := pl.header(packed); h != "" {
+		lines = append(lines, h)
+		tokens += r.counter.Count(h)
+	}
+	for _, b := range packed {
+		lines = append(lines, b.text)
+		tokens += b.tokens + 1
+	}
+	pl.truncated = len(pl.packed) < len(pl.blocks)
+	if pl.truncated && len(pl.packed) > 0 {
+		marker := fmt.Sprintf("[… %d more omitted for budget]", len(pl.blocks)-len(pl.packed))
+		lines = append(lines, marker)
+		tokens += r.counter.Count(marker) + 1
+	}
+	pl.text = strings.Join(lines, "\n")
+	// An estimate: the lines' counts plus one per newline. It usually errs
+	// high (".\n" is one token); the whole envelope is counted exactly
+	// before it is returned, and trimmed if the estimate was low.
+	pl.tokens = tokens
+	if len(lines) > 0 && pl.header(packed) == "" {
+		pl.tokens--
+	}
+}
+
+// planFor gathers a section's blocks in packing priority order.
+func (r *run) planFor(k SectionKind) *plan {
+	pl := &plan{kind: k, role: "system", header: fixed("")}
+	items := r.live(k)
+	switch k {
+	case SectionSystem, SectionLate:
+		pl.mandatory = true
+		if k == SectionLate {
+			pl.header = fixed("## Additional instructions")
+		}
+	case SectionPolicy:
+		sort.SliceStable(items, func(i, j int) bool {
+			a, b := &items[i].obj, &items[j].obj
+			if a.Level() != b.Level() {
+				return a.Level() < b.Level()
+			}
+			if a.Key != b.Key {
+				return a.Key < b.Key
+			}
+			return a.ObjectID < b.ObjectID
+		})
+		pl.header = fixed("## Rules (binding)")
+	case SectionTools:
+		sort.SliceStable(items, func(i, j int) bool {
+			return items[i].origin == fromTool && items[j].origin != fromTool ||
+				items[i].origin == items[j].origin && items[i].origin == fromStore && items[i].obj.Key < items[j].obj.Key
+		})
+		pl.header = fixed("## Tools")
+	case SectionMemory:
+		sort.SliceStable(items, func(i, j int) bool { return better(items[i], items[j]) })
+		pl.header = fixed("## Memory (as of " + r.at.Format(time.DateOnly) + ")")
+	case SectionDocuments:
+		pl.role = "user"
+		pl.header = fixed("## Retrieved data (untrusted)\n" + dataPreamble)
+		pl.blocks = r.docBlocks
+		return pl
+	case SectionState:
+		sortState(items)
+		pl.header = func(packed []block) string {
+			var its []*item
+			for _, b := range packed {
+				its = append(its, b.items...)
+			}
+			return "## Task state\n" + stateHeader(its)
+		}
+	case SectionTail:
+		slices.Reverse(items) // newest first: the recent end survives truncation
+		pl.role, pl.chrono, pl.contiguous = "user", true, true
+		pl.header = fixed("## Recent conversation")
+	case SectionTurn:
+		pl.role, pl.mandatory = "user", true
+		if r.req.CurrentTurn != "" {
+			pl.header = fixed("## Current user turn")
+			pl.blocks = []block{{text: defang(r.req.CurrentTurn)}}
+		}
+		return pl
+	}
+	for _, it := range items {
+		pl.blocks = append(pl.blocks, block{text: it.line, items: []*item{it}})
+	}
+	return pl
+}
+
+func fixed(s string) func([]block) string { return func([]block) string { return s } }

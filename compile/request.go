@@ -1,0 +1,140 @@
+package compile
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// Mode selects a budget allocation.
+type Mode string
+
+// Modes.
+const (
+	ModeFull    Mode = "full"
+	ModeMinimal Mode = "minimal"
+)
+
+// Modes lists the allowed modes.
+var Modes = []Mode{ModeFull, ModeMinimal}
+
+// Request is everything one compilation reads besides the store.
+type Request struct {
+	Principal tenure.Principal `json:"principal"`
+	Scope     tenure.Scope     `json:"scope"`
+	TaskType  tenure.TaskType  `json:"task_type,omitempty"`
+	// Query is what the context is compiled for; it defaults to CurrentTurn.
+	Query string `json:"query"`
+	// CurrentTurn is the user's message being answered.
+	CurrentTurn string `json:"current_turn,omitempty"`
+	// Tail holds the most recent messages of the conversation, oldest first.
+	Tail []Message `json:"tail,omitempty"`
+	// Instructions are system and developer instructions (trusted).
+	Instructions []Instruction `json:"instructions,omitempty"`
+	// LateInstructions arrived mid-session; they are appended after the
+	// conversation instead of editing the cached system prompt.
+	LateInstructions []Instruction `json:"late_instructions,omitempty"`
+	Tools            []Tool        `json:"tools,omitempty"`
+	// Documents are retrieved payloads: untrusted data.
+	Documents []Document `json:"documents,omitempty"`
+	// Budget is the envelope's token budget.
+	Budget int `json:"budget"`
+	// Tokenizer names the encoding (cl100k_base, o200k_base) or a model.
+	Tokenizer string `json:"tokenizer,omitempty"`
+	Mode      Mode   `json:"mode,omitempty"`
+	// AsOf compiles what the system believed at that transaction time.
+	AsOf *time.Time `json:"as_of,omitempty"`
+}
+
+// Message is a conversation turn.
+type Message struct {
+	ID        string    `json:"id"`
+	Role      string    `json:"role"`
+	Speaker   string    `json:"speaker,omitempty"`
+	Content   string    `json:"content"`
+	CreatedAt time.Time `json:"created_at,omitempty"`
+}
+
+// Instruction is a trusted system or developer instruction.
+type Instruction struct {
+	Role string `json:"role"` // system or developer
+	Text string `json:"text"`
+}
+
+// Tool is a tool the model may call.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Schema      json.RawMessage `json:"schema,omitempty"`
+}
+
+// Document is a retrieved payload: untrusted data with its provenance.
+type Document struct {
+	ID      string `json:"id"`
+	Source  string `json:"source"`
+	Title   string `json:"title,omitempty"`
+	Content string `json:"content"`
+}
+
+// Limits on request inputs.
+const (
+	MaxBudget    = 2_000_000
+	MaxInputs    = 10_000
+	maxInputText = 4 << 20
+)
+
+// normalize validates the request and fills its defaults.
+func (r *Request) normalize() error {
+	if r.Budget <= 0 || r.Budget > MaxBudget {
+		return tenure.Errorf(tenure.CodeInvalid, "budget", "must be between 1 and %d tokens, got %d", MaxBudget, r.Budget)
+	}
+	if r.Mode == "" {
+		r.Mode = ModeFull
+	}
+	if _, err := tenure.ParseVocab("mode", string(r.Mode), Modes); err != nil {
+		return err
+	}
+	if r.TaskType != "" {
+		if _, err := tenure.ParseVocab("task_type", string(r.TaskType), tenure.TaskTypes); err != nil {
+			return err
+		}
+	}
+	if r.Query == "" {
+		r.Query = r.CurrentTurn
+	}
+	if len(r.Query) > maxInputText || len(r.CurrentTurn) > maxInputText {
+		return tenure.Errorf(tenure.CodeTooLarge, "query", "longer than %d bytes", maxInputText)
+	}
+	if n := len(r.Tail) + len(r.Tools) + len(r.Documents) + len(r.Instructions) + len(r.LateInstructions); n > MaxInputs {
+		return tenure.Errorf(tenure.CodeTooLarge, "documents", "more than %d inputs", MaxInputs)
+	}
+	for i, in := range append(append([]Instruction(nil), r.Instructions...), r.LateInstructions...) {
+		if in.Role != "system" && in.Role != "developer" {
+			return tenure.Errorf(tenure.CodeInvalid, fmt.Sprintf("instructions[%d].role", i), "must be system or developer, got %q", in.Role)
+		}
+	}
+	for i, m := range r.Tail {
+		if m.Role != "user" && m.Role != "assistant" && m.Role != "tool" {
+			return tenure.Errorf(tenure.CodeInvalid, fmt.Sprintf("tail[%d].role", i), "must be user, assistant or tool, got %q", m.Role)
+		}
+	}
+	for i, t := range r.Tools {
+		if t.Name == "" {
+			return tenure.Errorf(tenure.CodeInvalid, fmt.Sprintf("tools[%d].name", i), "required")
+		}
+		if len(t.Schema) > 0 && !json.Valid(t.Schema) {
+			return tenure.Errorf(tenure.CodeInvalid, fmt.Sprintf("tools[%d].schema", i), "not valid JSON")
+		}
+	}
+	for i, d := range r.Documents {
+		if d.Source == "" {
+			return tenure.Errorf(tenure.CodeInvalid, fmt.Sprintf("documents[%d].source", i), "required: retrieved data must carry its provenance")
+		}
+		if d.ID == "" {
+			r.Documents[i].ID = fmt.Sprintf("doc-%d", i+1)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package compile
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// renderStateItem renders a state item in the compact one-line format:
+// [uid] TYPE (status[, low]) topic: text [refs:N][ CONFLICT]. Confidence
+// shows only when low; only the first topic tag shows.
+func renderStateItem(s *tenure.StateItem) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s] %s (%s", s.UID, strings.ToUpper(string(s.Type)), s.Status)
+	if s.Confidence == tenure.ConfidenceLow {
+		b.WriteString(", low")
+	}
+	b.WriteString(") ")
+	if len(s.TopicTags) > 0 {
+		b.WriteString(s.TopicTags[0])
+		b.WriteString(": ")
+	}
+	b.WriteString(oneLine(s.Text))
+	fmt.Fprintf(&b, " [refs:%d]", len(s.Refs))
+	if s.Conflict {
+		b.WriteString(" CONFLICT")
+	}
+	return b.String()
+}
+
+// stateHeader is the one-line freshness header of the state section.
+func stateHeader(items []*item) string {
+	var updated time.Time
+	for _, it := range items {
+		if s := it.obj.StateItem; s != nil && s.LastSeenAt.After(updated) {
+			updated = s.LastSeenAt
+		} else if s == nil && it.obj.TxStart.After(updated) {
+			updated = it.obj.TxStart
+		}
+	}
+	stamp := "unknown"
+	if !updated.IsZero() {
+		stamp = updated.UTC().Format("2006-01-02T15:04Z")
+	}
+	return fmt.Sprintf("State (updated: %s, items: %d)", stamp, len(items))
+}
+
+// sortState orders state items: pinned first, then type priority
+// (decision > constraint > action > risk > question), then confidence
+// (high first), then last_seen_at newest first. Working-set items follow.
+func sortState(items []*item) {
+	conf := func(c tenure.Confidence) int { return -slices.Index(tenure.Confidences, c) }
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i].obj.StateItem, items[j].obj.StateItem
+		switch {
+		case a == nil || b == nil:
+			if (a == nil) != (b == nil) {
+				return b == nil
+			}
+			return items[i].obj.Key < items[j].obj.Key
+		case a.Pinned != b.Pinned:
+			return a.Pinned
+		case a.Type != b.Type:
+			return slices.Index(tenure.StateTypes, a.Type) < slices.Index(tenure.StateTypes, b.Type)
+		case a.Confidence != b.Confidence:
+			return conf(a.Confidence) < conf(b.Confidence)
+		case !a.LastSeenAt.Equal(b.LastSeenAt):
+			return a.LastSeenAt.After(b.LastSeenAt)
+		}
+		return a.UID < b.UID
+	})
+}

@@ -1,0 +1,153 @@
+package compile
+
+import (
+	"time"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// Tier is a relevance priority tier.
+type Tier string
+
+// Priority tiers, from must-have to omitted.
+const (
+	TierCritical   Tier = "critical"
+	TierImportant  Tier = "important"
+	TierUseful     Tier = "useful"
+	TierMinimal    Tier = "minimal"
+	TierIrrelevant Tier = "irrelevant"
+)
+
+// CompiledAs says how an object entered the envelope (the rung of the
+// fact-to-instruction ladder it reached).
+type CompiledAs string
+
+// Compilation forms.
+const (
+	AsHardConstraint CompiledAs = "hard_constraint"
+	AsGuidance       CompiledAs = "behavioral_guidance"
+	AsContext        CompiledAs = "context"
+	AsData           CompiledAs = "data"
+)
+
+// OmitReason says why a candidate did not reach the envelope.
+type OmitReason string
+
+// Omission reasons.
+const (
+	OmitBudget       OmitReason = "budget"
+	OmitPermission   OmitReason = "permission"
+	OmitScope        OmitReason = "scope"
+	OmitSuperseded   OmitReason = "superseded"
+	OmitOverridden   OmitReason = "overridden"
+	OmitShadowed     OmitReason = "shadowed" // another claim for the key is preferred
+	OmitExpired      OmitReason = "expired"
+	OmitNotYetValid  OmitReason = "not_yet_valid"
+	OmitArchived     OmitReason = "archived"
+	OmitQuarantined  OmitReason = "quarantined"
+	OmitIrrelevant   OmitReason = "irrelevant_to_active_task"
+	OmitInactiveTask OmitReason = "inactive_for_task_type"
+	OmitDuplicate    OmitReason = "duplicate"
+)
+
+// Trace records one compilation.
+type Trace struct {
+	TraceID   string          `json:"trace_id"`
+	TenantID  string          `json:"tenant_id"`
+	UserID    string          `json:"user_id,omitempty"`
+	ProjectID string          `json:"project_id,omitempty"`
+	SessionID string          `json:"session_id,omitempty"`
+	TaskID    string          `json:"task_id,omitempty"`
+	Task      tenure.TaskType `json:"active_task,omitempty"`
+	Mode      Mode            `json:"mode"`
+	Budget    int             `json:"budget"`
+	Tokenizer string          `json:"tokenizer"`
+	AsOf      *time.Time      `json:"as_of,omitempty"`
+	At        time.Time       `json:"compiled_at"`
+
+	CompiledPromptTokens int `json:"compiled_prompt_tokens"`
+
+	Compiled    []CompiledObject    `json:"compiled_objects"`
+	Omitted     []OmittedObject     `json:"omitted_objects"`
+	Quarantined []QuarantinedObject `json:"quarantined_objects"`
+	// Withheld counts candidates dropped by the scope and permission gates.
+	// Their ids are listed in Omitted only for principals allowed to see
+	// full traces; for anyone else a denied object must look missing.
+	Withheld map[OmitReason]int `json:"withheld,omitempty"`
+
+	Retrieval RetrievalMeta  `json:"retrieval_metadata"`
+	Cache     CacheMeta      `json:"cache_metadata"`
+	Sections  []SectionTrace `json:"sections"`
+	Steps     []StepTrace    `json:"steps"`
+	LatencyMS float64        `json:"compilation_latency_ms"`
+}
+
+// CompiledObject describes an object in the envelope.
+type CompiledObject struct {
+	ObjectID               string                     `json:"object_id"`
+	ObjectType             tenure.ObjectType          `json:"object_type"`
+	AuthorityLevel         int                        `json:"authority_level"`
+	SourceOrigin           string                     `json:"source_origin,omitempty"`
+	SourceAuthority        float64                    `json:"source_authority"`
+	ConfidenceScore        float64                    `json:"confidence_score"`
+	SecurityClassification tenure.Classification      `json:"security_classification"`
+	ContradictionStatus    tenure.ContradictionStatus `json:"contradiction_status"`
+	PriorityTier           Tier                       `json:"priority_tier"`
+	CompiledAs             CompiledAs                 `json:"compiled_as"`
+	Section                SectionKind                `json:"section"`
+	Score                  float64                    `json:"score"`
+	// RescuedFrom and AttachedTo describe a rescued document subunit.
+	RescuedFrom string `json:"rescued_from,omitempty"`
+	AttachedTo  string `json:"attached_to,omitempty"`
+}
+
+// OmittedObject describes a candidate left out.
+type OmittedObject struct {
+	ObjectID     string     `json:"object_id"`
+	Reason       OmitReason `json:"reason"`
+	PriorityTier Tier       `json:"priority_tier,omitempty"`
+	ValidUntil   *time.Time `json:"valid_until,omitempty"`
+	// SupersededBy names the claim that displaced it, when known.
+	SupersededBy string `json:"superseded_by,omitempty"`
+}
+
+// QuarantinedObject describes a claim held back by an unresolved conflict.
+type QuarantinedObject struct {
+	ObjectID            string                     `json:"object_id"`
+	Reason              tenure.Reason              `json:"reason"`
+	ContradictionStatus tenure.ContradictionStatus `json:"contradiction_status"`
+}
+
+// RetrievalMeta counts candidates.
+type RetrievalMeta struct {
+	QueryHash      string `json:"query_hash"`
+	CandidateCount int    `json:"retrieved_candidate_count"`
+	CompiledCount  int    `json:"compiled_candidate_count"`
+}
+
+// CacheMeta describes the cacheable prefix.
+type CacheMeta struct {
+	PromptCacheKey      string `json:"prompt_cache_key"`
+	StaticPrefixTokens  int    `json:"static_prefix_tokens"`
+	DynamicSuffixTokens int    `json:"dynamic_suffix_tokens"`
+	// Breakpoints lists the sections after which a cache breakpoint goes.
+	Breakpoints []SectionKind `json:"breakpoints"`
+}
+
+// SectionTrace records a section's budget.
+type SectionTrace struct {
+	Kind      SectionKind `json:"kind"`
+	Allocated int         `json:"allocated"`
+	Tokens    int         `json:"tokens"`
+	Items     int         `json:"items"`
+	Truncated bool        `json:"truncated,omitempty"`
+}
+
+// StepTrace records one pipeline step.
+type StepTrace struct {
+	Step   int     `json:"step"`
+	Name   string  `json:"name"`
+	In     int     `json:"in"`
+	Out    int     `json:"out"`
+	Micros float64 `json:"micros"`
+}
