@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/retrieve"
 )
 
 func compileWith(t *testing.T, src compile.Source, req compile.Request) (compile.Envelope, compile.Trace) {
@@ -247,5 +248,56 @@ func TestChatFormats(t *testing.T) {
 		if a.Messages[i].Role == a.Messages[i-1].Role {
 			t.Errorf("Anthropic messages %d and %d share role %s", i-1, i, a.Messages[i].Role)
 		}
+	}
+}
+
+// conceptEmbedder is a test embedder with designed vectors: texts sharing
+// a concept point the same way, whatever their words.
+type conceptEmbedder map[string]int
+
+func (c conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 4)
+		v[3] = 0.1
+		for word, axis := range c {
+			if strings.Contains(strings.ToLower(t), word) {
+				v[axis] = 1
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func TestVectorSimilarity(t *testing.T) {
+	src := sliceSource{obj("colour", "favourite hues are teal and ochre", nil), obj("noise", "the server restarts nightly", nil)}
+	req := compile.Request{Principal: reader, Query: "which colors do they like", Budget: 500}
+	_, tr := compileWith(t, src, req)
+	if compiledAs(tr, "colour") != "" {
+		t.Fatalf("lexical ranking alone matched; the test needs a vector-only match")
+	}
+	emb := compile.NewCachedEmbedder(conceptEmbedder{"color": 0, "hue": 0, "server": 1}, 0)
+	c := compile.New(src, compile.Options{Embedder: emb, Now: func() time.Time { return t0 }})
+	for range 2 { // the second run is served from the cache
+		_, tr, err := c.Compile(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if compiledAs(tr, "colour") == "" {
+			t.Errorf("vector similarity did not activate the colour fact: %+v", tr.Omitted)
+		}
+		if compiledAs(tr, "noise") != "" {
+			t.Errorf("unrelated fact compiled")
+		}
+	}
+}
+
+func TestHashEmbedderRuns(t *testing.T) {
+	src := sliceSource{obj("a", "Caroline went to the LGBTQ support group", nil)}
+	c := compile.New(src, compile.Options{Embedder: retrieve.NewHashEmbedder(0), Now: func() time.Time { return t0 }})
+	env, _, err := c.Compile(context.Background(), compile.Request{Principal: reader, Query: "support group", Budget: 300})
+	if err != nil || !strings.Contains(env.Text(), "LGBTQ") {
+		t.Fatalf("compile with the hash embedder: %v\n%s", err, env.Text())
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/llm/openai"
 	"github.com/tenure-dev/tenure/retrieve"
 	"github.com/tenure-dev/tenure/sqlite"
 )
@@ -30,6 +31,7 @@ source, title, content}; --instructions of {role: system|developer, text}.`,
 type compileCmd struct {
 	common
 	query, turn, taskType, mode, format, tokenizer, asOf, embedder string
+	embedURL, embedModel                                            string
 	budget                                                      int
 	trace                                                       bool
 	tail, tools, documents, instructions, late                  string
@@ -45,7 +47,9 @@ func (c *compileCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.format, "format", compile.FormatText, "output `format`: text, json, openai or anthropic")
 	fs.StringVar(&c.tokenizer, "tokenizer", "cl100k_base", "tokenizer `encoding` (cl100k_base, o200k_base) or model name")
 	fs.StringVar(&c.asOf, "as-of", "", "compile what the store believed at transaction `time`")
-	fs.StringVar(&c.embedder, "embedder", "none", "vector similarity: none or hash (offline hashed n-grams)")
+	fs.StringVar(&c.embedder, "embedder", "none", "vector similarity: none, hash (offline hashed n-grams) or openai (an OpenAI-compatible endpoint; key from $TENURE_EMBED_API_KEY or $OPENAI_API_KEY)")
+	fs.StringVar(&c.embedURL, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint")
+	fs.StringVar(&c.embedModel, "embed-model", openai.DefaultEmbeddingModel, "embedding `model`")
 	fs.BoolVar(&c.trace, "trace", false, "also print the trace")
 	fs.StringVar(&c.tail, "tail", "", "JSON `file` of recent messages")
 	fs.StringVar(&c.tools, "tools", "", "JSON `file` of tool schemas")
@@ -84,8 +88,11 @@ func (c *compileCmd) request() (compile.Request, compile.Options, error) {
 	case "none":
 	case "hash":
 		opt.Embedder = retrieve.NewHashEmbedder(0)
+	case "openai":
+		opt.Embedder = compile.NewCachedEmbedder(openai.NewEmbedder(openai.EmbedderOptions{
+			BaseURL: c.embedURL, Model: c.embedModel, APIKey: embeddingsKey()}), 0)
 	default:
-		return req, opt, tenure.Errorf(tenure.CodeInvalid, "--embedder", "unknown value %q (allowed: none, hash)", c.embedder)
+		return req, opt, tenure.Errorf(tenure.CodeInvalid, "--embedder", "unknown value %q (allowed: none, hash, openai)", c.embedder)
 	}
 	files := []struct {
 		flag, path string

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -99,5 +101,45 @@ func TestCompileInvalid(t *testing.T) {
 				t.Errorf("error %s, want field %q", r.stderr, c.field)
 			}
 		})
+	}
+}
+
+// TestCompileOpenAIEmbedder checks the wiring of --embedder openai against
+// a fake endpoint speaking the embeddings wire format.
+func TestCompileOpenAIEmbedder(t *testing.T) {
+	var calls, authOK int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if r.Header.Get("Authorization") == "Bearer sk-test" {
+			authOK++
+		}
+		var req struct {
+			Input []string `json:"input"`
+			Model string   `json:"model"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		type item struct {
+			Object    string    `json:"object"`
+			Index     int       `json:"index"`
+			Embedding []float64 `json:"embedding"`
+		}
+		resp := struct {
+			Object string `json:"object"`
+			Data   []item `json:"data"`
+			Model  string `json:"model"`
+		}{Object: "list", Model: req.Model}
+		for i := range req.Input {
+			resp.Data = append(resp.Data, item{Object: "embedding", Index: i, Embedding: []float64{1, 0, 0}})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(resp)
+	}))
+	defer srv.Close()
+	t.Setenv("TENURE_EMBED_API_KEY", "sk-test")
+	db := newDB(t)
+	put(t, db, `{"key":"k","value":"the deploy runs nightly"}`)
+	mustCLI(t, "", "compile", "--db", db, "--query", "deploy", "--embedder", "openai", "--embed-url", srv.URL, "--embed-model", "m")
+	if calls == 0 || authOK != calls {
+		t.Errorf("embedding endpoint: %d calls, %d authenticated", calls, authOK)
 	}
 }

@@ -10,3 +10,12 @@ func defaultDBPath() string {
 	}
 	return "./tenure.db"
 }
+
+// embeddingsKey is the API key for --embedder openai: $TENURE_EMBED_API_KEY,
+// else $OPENAI_API_KEY.
+func embeddingsKey() string {
+	if k := os.Getenv("TENURE_EMBED_API_KEY"); k != "" {
+		return k
+	}
+	return os.Getenv("OPENAI_API_KEY")
+}
