@@ -19,7 +19,8 @@ type Allocation struct {
 	State   float64 `json:"state"`
 	// Skills covers the static policy and tools sections.
 	Skills float64 `json:"skills"`
-	// Context covers selected memory and retrieved documents.
+	// Context covers selected memory, past conversation and retrieved
+	// documents.
 	Context float64 `json:"context"`
 	// Tail covers the recent conversation.
 	Tail float64 `json:"tail"`
@@ -65,7 +66,7 @@ type group struct {
 func (a Allocation) groups() []group {
 	return []group{
 		{a.Skills, []SectionKind{SectionPolicy, SectionTools}},
-		{a.Context, []SectionKind{SectionMemory, SectionDocuments}},
+		{a.Context, []SectionKind{SectionMemory, SectionHistory, SectionDocuments}},
 		{a.Summary + a.State, []SectionKind{SectionState}},
 		{a.Tail, []SectionKind{SectionTail}},
 	}

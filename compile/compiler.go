@@ -46,6 +46,9 @@ type Options struct {
 	Allocations map[Mode]Allocation
 	// Hierarchy ranks principals (default tenure.DefaultHierarchy).
 	Hierarchy tenure.Hierarchy
+	// History tunes past-message retrieval (when the Source is also a
+	// MessageSource).
+	History HistoryOptions
 	// CandidateLimit caps lexical candidates asked of the Source (default 200).
 	CandidateLimit int
 	Now            func() time.Time

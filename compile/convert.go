@@ -109,6 +109,8 @@ func (r *run) render(it *item) string {
 		return "- " + oneLine(o.Content)
 	case SectionTail:
 		return r.renderMessage(it)
+	case SectionHistory:
+		return r.renderHistory(it)
 	case SectionDocuments:
 		return o.Content
 	case SectionState:

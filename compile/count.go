@@ -22,9 +22,6 @@ type cachedCounter struct {
 }
 
 func (c cachedCounter) Count(s string) int {
-	if len(s) < 16 {
-		return c.Counter.Count(s)
-	}
 	k := maphash.String(countSeed, s)
 	if n, ok := c.cache.Get(k); ok {
 		return n

@@ -16,6 +16,7 @@ const (
 	SectionPolicy    SectionKind = "policy"    // tenant and project policy, platform rules
 	SectionTools     SectionKind = "tools"     // tool schemas
 	SectionMemory    SectionKind = "memory"    // selected memory
+	SectionHistory   SectionKind = "history"   // selected past conversation turns
 	SectionDocuments SectionKind = "documents" // retrieved payloads (untrusted)
 	SectionState     SectionKind = "state"     // active task state
 	SectionTail      SectionKind = "tail"      // recent conversation
@@ -25,7 +26,7 @@ const (
 
 // SectionOrder is the order for cache and attention: stable, high-authority
 // blocks first, dynamic turn data last.
-var SectionOrder = []SectionKind{SectionSystem, SectionPolicy, SectionTools, SectionMemory,
+var SectionOrder = []SectionKind{SectionSystem, SectionPolicy, SectionTools, SectionMemory, SectionHistory,
 	SectionDocuments, SectionState, SectionTail, SectionLate, SectionTurn}
 
 // staticSections form the cacheable prefix: they depend only on stable

@@ -14,6 +14,7 @@ const (
 	fromTool
 	fromDocument
 	fromTail
+	fromMessage
 )
 
 // item is a candidate flowing through the pipeline.
@@ -30,7 +31,8 @@ type item struct {
 	as                           CompiledAs
 	line                         string
 	tokens                       int
-	msg                          *Message // tail messages
+	msg                          *Message              // tail messages
+	hist                         *tenure.ScoredMessage // past messages
 	// document subunits
 	docID       string
 	unit        int

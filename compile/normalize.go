@@ -28,6 +28,9 @@ func (r *run) normalize(ctx context.Context) (int, int, error) {
 		}
 		r.items = append(r.items, &item{obj: o, origin: fromStore, section: sectionFor(&o)})
 	}
+	if err := r.addHistory(ctx); err != nil {
+		return 0, 0, err
+	}
 	stored := len(r.items)
 	for i, in := range r.req.Instructions {
 		r.items = append(r.items, r.instruction(in, i, fromInstruction))

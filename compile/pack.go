@@ -16,17 +16,23 @@ type block struct {
 	text   string
 	items  []*item
 	tokens int
+	// group and header place the block under a shared header line (a
+	// session's date); at orders grouped blocks for display.
+	group, header string
+	at            time.Time
+	seq           int64
 }
 
 // plan is a section being packed.
 type plan struct {
-	kind      SectionKind
-	role      string
-	header    func(packed []block) string
-	blocks    []block // in packing priority order
-	chrono    bool    // render in original (chronological) order: blocks are newest first
-	contiguous bool   // stop at the first block that does not fit
-	mandatory bool
+	kind       SectionKind
+	role       string
+	header     func(packed []block) string
+	blocks     []block // in packing priority order
+	chrono     bool    // render in original (chronological) order: blocks are newest first
+	grouped    bool    // render packed blocks by time under their group headers
+	contiguous bool    // stop at the first block that does not fit
+	mandatory  bool
 
 	packed    []int
 	text      string
@@ -103,7 +109,7 @@ const sepTokens = 1
 // fitTotal trims dynamic sections until the exact count of the whole
 // envelope fits the budget (joining sections can merge tokens).
 func (r *run) fitTotal() {
-	cut := []SectionKind{SectionTail, SectionState, SectionDocuments, SectionMemory}
+	cut := []SectionKind{SectionTail, SectionState, SectionDocuments, SectionHistory, SectionMemory}
 	for guard := 0; guard < 10000; guard++ {
 		r.total = r.counter.Counter.Count(r.joined())
 		over := r.total - r.req.Budget
@@ -162,6 +168,7 @@ func (r *run) fill(pl *plan, budget int) {
 	// full, or many blocks in a row did not fit, stop looking.
 	const markerReserve, minBlock, maxMisses = 12, 4, 16
 	misses := 0
+	groups := map[string]bool{}
 	for i := range pl.blocks {
 		reserve := 0
 		if i < len(pl.blocks)-1 && !pl.mandatory {
@@ -174,9 +181,14 @@ func (r *run) fill(pl *plan, budget int) {
 		if b.tokens == 0 {
 			b.tokens = r.counter.Count(b.text)
 		}
-		if used+b.tokens+1+reserve <= budget || pl.mandatory {
+		cost := b.tokens + 1
+		if b.header != "" && !groups[b.group] {
+			cost += r.counter.Count(b.header) + 1
+		}
+		if used+cost+reserve <= budget || pl.mandatory {
 			pl.packed = append(pl.packed, i)
-			used += b.tokens + 1
+			used += cost
+			groups[b.group] = true
 			misses = 0
 		} else if pl.contiguous {
 			break
@@ -211,13 +223,27 @@ func (r *run) renderPlan(pl *plan) {
 	for i, j := range idx {
 		packed[i] = pl.blocks[j]
 	}
+	if pl.grouped {
+		sort.SliceStable(packed, func(i, j int) bool {
+			if !packed[i].at.Equal(packed[j].at) {
+				return packed[i].at.Before(packed[j].at)
+			}
+			return packed[i].seq < packed[j].seq
+		})
+	}
 	var lines []string
 	tokens := 0
 	if h := pl.header(packed); h != "" {
 		lines = append(lines, h)
 		tokens += r.counter.Count(h)
 	}
+	group := "\x00none"
 	for _, b := range packed {
+		if b.header != "" && b.group != group {
+			lines = append(lines, b.header)
+			tokens += r.counter.Count(b.header) + 1
+		}
+		group = b.group
 		lines = append(lines, b.text)
 		tokens += b.tokens + 1
 	}
@@ -272,6 +298,22 @@ func (r *run) planFor(k SectionKind) *plan {
 		pl.role = "user"
 		pl.header = fixed("## Retrieved data (untrusted)\n" + dataPreamble)
 		pl.blocks = r.docBlocks
+		return pl
+	case SectionHistory:
+		sort.SliceStable(items, func(i, j int) bool { return better(items[i], items[j]) })
+		pl.grouped = true
+		pl.header = fixed("## Conversation history")
+		for _, it := range items {
+			b := block{text: it.line, items: []*item{it}}
+			b.group, b.header = r.historyGroup(it)
+			b.at, b.seq = historyOrder(it)
+			if it.hist.Tokens > 0 && r.counter.Name() == "cl100k_base" && !strings.Contains(it.line, "\n") {
+				// The text was counted when the message was stored; only
+				// the prefix and the date annotations are new.
+				b.tokens = it.hist.Tokens + r.counter.Count(strings.Replace(it.line, it.hist.Text(), "", 1))
+			}
+			pl.blocks = append(pl.blocks, b)
+		}
 		return pl
 	case SectionState:
 		sortState(items)

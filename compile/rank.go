@@ -41,6 +41,7 @@ func (r *run) rank(ctx context.Context) (int, int, error) {
 	if err := r.relevance(ctx, ranked, gated); err != nil {
 		return in, 0, err
 	}
+	r.rankHistory()
 	for _, it := range r.live() {
 		r.assignTier(it)
 		if it.tier == TierIrrelevant {

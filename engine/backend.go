@@ -28,6 +28,46 @@ type Backend interface {
 	Candidates(ctx context.Context, tenant string, f CandidateFilter) ([]tenure.Object, error)
 	// Resolutions lists resolution requests of a tenant.
 	Resolutions(ctx context.Context, tenant string, open bool) ([]tenure.Resolution, error)
+	// Messages lists a thread's messages (see MessageList).
+	Messages(ctx context.Context, tenant string, f MessageList) ([]tenure.Message, error)
+	// MessageCandidates returns the best full-text matches and their
+	// neighbours (see MessageCandidateFilter).
+	MessageCandidates(ctx context.Context, tenant string, f MessageCandidateFilter) ([]tenure.ScoredMessage, error)
+}
+
+// MessageList selects a thread's messages ordered by (created_at, append position),
+// created after AfterTime and after message AfterID when set, within the
+// scope's user and project.
+type MessageList struct {
+	ThreadID  string
+	AfterTime *time.Time
+	AfterID   string
+	UserID    string
+	ProjectID string
+	Limit     int
+}
+
+// MessageCandidateFilter selects messages for a compilation: the Limit
+// best full-text matches of any of Words (Score = relevance, higher is
+// better), plus up to Neighbors messages on each side of every match in
+// its thread (Score 0), plus the Recent latest appended messages (Score
+// 0), within the user and project and created before Before when it is
+// set.
+type MessageCandidateFilter struct {
+	Words     []string
+	Limit     int
+	Neighbors int
+	Recent    int
+	UserID    string
+	ProjectID string
+	Before    *time.Time
+}
+
+// NewMessage is a message to insert with what the store derived for it.
+type NewMessage struct {
+	Message *tenure.Message
+	// Search holds the resolved dates as text, for full-text search.
+	Search string
 }
 
 // VersionQuery selects versions for a read.
@@ -99,6 +139,10 @@ type Tx interface {
 	OpenResolution(ctx context.Context, tenant string, kind tenure.ResolutionKind, objectID string) (string, bool, error)
 	// ResolveSlot closes the open conflict requests of a slot.
 	ResolveSlot(ctx context.Context, tenant, slot, by string, at time.Time) error
+	// InsertMessages appends messages, assigning positions and sessions;
+	// inserted[i] is false when a message with that thread and id already
+	// existed, in which case existing[i] holds it.
+	InsertMessages(ctx context.Context, tenant string, msgs []NewMessage, sessionGap time.Duration) (inserted []bool, existing []tenure.Message, err error)
 	Commit() error
 	Rollback() error
 }

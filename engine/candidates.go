@@ -21,14 +21,7 @@ func (e *Engine) Candidates(ctx context.Context, q tenure.CandidateQuery) ([]ten
 	if err != nil {
 		return nil, fmt.Errorf("candidates: %w", err)
 	}
-	var words []string
-	seen := map[string]bool{}
-	for _, w := range retrieve.Words(q.Text) {
-		if !retrieve.IsStopWord(w) && !seen[w] {
-			seen[w] = true
-			words = append(words, w)
-		}
-	}
+	words := retrieve.ContentWords(q.Text)
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 200

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/temporal"
+	"github.com/tenure-dev/tenure/tokenizer"
 )
 
 // Options configures an Engine. The zero value works.
@@ -23,6 +26,15 @@ type Options struct {
 	Logger *slog.Logger
 	// NewID generates object ids (default: UUIDv7, time-ordered).
 	NewID func() string
+	// CountTokens counts a message's tokens when it is appended, so that
+	// compilation never recounts history (default: cl100k_base).
+	CountTokens func(string) int
+	// ResolveDates resolves a message's temporal expressions against its
+	// date (default: none; stores wire in the temporal package).
+	ResolveDates func(text string, ref time.Time) []tenure.ResolvedDate
+	// SessionGap starts a new session for messages without a session id
+	// after this much silence (default DefaultSessionGap).
+	SessionGap time.Duration
 }
 
 // Engine applies Tenure's semantics over a Backend.
@@ -51,7 +63,32 @@ func New(b Backend, opt Options) *Engine {
 	if opt.NewID == nil {
 		opt.NewID = func() string { return uuid.Must(uuid.NewV7()).String() }
 	}
+	if opt.CountTokens == nil {
+		opt.CountTokens = lazyCount()
+	}
+	if opt.ResolveDates == nil {
+		opt.ResolveDates = temporal.New().Resolve
+	}
+	if opt.SessionGap <= 0 {
+		opt.SessionGap = DefaultSessionGap
+	}
 	return &Engine{b: b, opt: opt}
+}
+
+// lazyCount counts cl100k_base tokens, loading the encoding on first use
+// so that New stays cheap.
+func lazyCount() func(string) int {
+	var once sync.Once
+	var tk *tokenizer.Tokenizer
+	return func(s string) int {
+		once.Do(func() {
+			var err error
+			if tk, err = tokenizer.New(tokenizer.CL100KBase); err != nil {
+				panic(err) // the ranks are embedded in the binary
+			}
+		})
+		return tk.Count(s)
+	}
 }
 
 // Hierarchy returns the authority hierarchy in use.

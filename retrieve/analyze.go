@@ -53,6 +53,20 @@ func Words(text string) []string {
 	return out
 }
 
+// ContentWords returns the distinct words of text that are not stop
+// words, in order: what a full-text query should look for.
+func ContentWords(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range Words(text) {
+		if !IsStopWord(w) && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 var stemCache sync.Map // word → stem
 
 // Stem returns the Snowball English stem of a lowercase word, cached.

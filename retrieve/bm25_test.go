@@ -18,6 +18,14 @@ func TestTerms(t *testing.T) {
 	}
 }
 
+func TestContentWords(t *testing.T) {
+	got := retrieve.ContentWords("What did Caroline research, and what did CAROLINE paint?")
+	want := []string{"caroline", "research", "paint"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ContentWords = %q, want %q", got, want)
+	}
+}
+
 func TestBM25Ranks(t *testing.T) {
 	docs := []string{
 		"Caroline went to the LGBTQ support group yesterday",

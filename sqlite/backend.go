@@ -250,9 +250,45 @@ func (b *backend) Begin(ctx context.Context) (engine.Tx, error) {
 }
 
 // writeTx implements engine.Tx.
-type writeTx struct{ tx *sql.Tx }
+type writeTx struct {
+	tx *sql.Tx
+	// ftsRows are message index rows written at commit, after every other
+	// statement: FTS5 flushes its pending index to disk whenever a
+	// statement opens a savepoint, so interleaving them with the message
+	// inserts would write one tiny segment per message.
+	ftsRows []ftsRow
+}
 
-func (t *writeTx) Commit() error   { return t.tx.Commit() }
+type ftsRow struct {
+	seq                   int64
+	speaker, text, search string
+}
+
+func (t *writeTx) Commit() error {
+	if err := t.flushFTS(); err != nil {
+		t.tx.Rollback()
+		return err
+	}
+	return t.tx.Commit()
+}
+
+func (t *writeTx) flushFTS() error {
+	if len(t.ftsRows) == 0 {
+		return nil
+	}
+	stmt, err := t.tx.Prepare(`INSERT INTO messages_fts (rowid, speaker, text, dates) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, r := range t.ftsRows {
+		if _, err := stmt.Exec(r.seq, r.speaker, r.text, r.search); err != nil {
+			return fmt.Errorf("index message: %w", err)
+		}
+	}
+	t.ftsRows = nil
+	return nil
+}
 func (t *writeTx) Rollback() error { return t.tx.Rollback() }
 
 func (t *writeTx) LastTxTime(ctx context.Context) (time.Time, error) {

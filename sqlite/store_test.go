@@ -71,3 +71,9 @@ func TestOpenBadPath(t *testing.T) {
 		t.Errorf("open error = %v (code %s), want unavailable naming db", err, tenure.ErrorCode(err))
 	}
 }
+
+func TestMessageConformance(t *testing.T) {
+	storetest.RunMessages(t, func(t *testing.T, now func() time.Time) storetest.MessageStore {
+		return open(t, filepath.Join(t.TempDir(), "tenure.db"), now)
+	})
+}

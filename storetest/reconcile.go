@@ -126,4 +126,3 @@ func testReconcile(t *testing.T, f Factory) {
 		e.wantValue(employee, "office", tenure.Read{AsOfValid: ptrTime(day(12))}, "Rome")
 	})
 }
-

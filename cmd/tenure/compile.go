@@ -31,10 +31,10 @@ source, title, content}; --instructions of {role: system|developer, text}.`,
 type compileCmd struct {
 	common
 	query, turn, taskType, mode, format, tokenizer, asOf, embedder string
-	embedURL, embedModel                                            string
-	budget                                                      int
-	trace                                                       bool
-	tail, tools, documents, instructions, late                  string
+	embedURL, embedModel                                           string
+	budget                                                         int
+	trace                                                          bool
+	tail, tools, documents, instructions, late                     string
 }
 
 func (c *compileCmd) define(fs *flag.FlagSet) {

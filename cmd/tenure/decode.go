@@ -78,7 +78,10 @@ func parseOne[T any](data []byte, what string) (T, error) {
 // oneValue checks that data holds exactly one well-formed JSON value (want
 // says which, for the empty case) and returns it, reporting syntax errors
 // by line and column.
-func oneValue(data []byte, want string) (json.RawMessage, error) {
+func oneValue(data []byte, want string) (json.RawMessage, error) { return oneValueAt(data, want, 1) }
+
+// oneValueAt is oneValue for data that starts on line first of its file.
+func oneValueAt(data []byte, want string, first int) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, tenure.Errorf(tenure.CodeInvalid, "", "no input: want %s", want)
 	}
@@ -88,25 +91,25 @@ func oneValue(data []byte, want string) (json.RawMessage, error) {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &se):
-			return nil, syntaxError(data, int(se.Offset)-1, se.Error())
+			return nil, syntaxError(data, first, int(se.Offset)-1, se.Error())
 		case errors.Is(err, io.ErrUnexpectedEOF):
-			return nil, syntaxError(data, len(data), "unexpected end of input")
+			return nil, syntaxError(data, first, len(data), "unexpected end of input")
 		}
 		return nil, &tenure.Error{Code: tenure.CodeInvalid, Message: "malformed JSON", Err: err}
 	}
 	end := int(dec.InputOffset())
 	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
-		return nil, syntaxError(data, len(data)-len(rest), "unexpected data after the JSON value")
+		return nil, syntaxError(data, first, len(data)-len(rest), "unexpected data after the JSON value")
 	}
 	return raw, nil
 }
 
 // syntaxError reports a JSON syntax error at byte offset off as a 1-based
-// line and column (in characters).
-func syntaxError(data []byte, off int, msg string) error {
+// line and column (in characters), counting lines from first.
+func syntaxError(data []byte, first, off int, msg string) error {
 	off = max(0, min(off, len(data)))
 	before := data[:off]
-	line := 1 + bytes.Count(before, []byte("\n"))
+	line := first + bytes.Count(before, []byte("\n"))
 	col := 1 + utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
 	return tenure.Errorf(tenure.CodeInvalid, "", "line %d, column %d: malformed JSON: %s", line, col, msg)
 }

@@ -94,8 +94,9 @@ func commandUsage(spec commandSpec) string {
 	fs := newFlagSet(spec.name)
 	spec.new().define(fs)
 	var own strings.Builder
+	hasCommon := fs.Lookup("db") != nil // eval works on its own stores
 	fs.VisitAll(func(f *flag.Flag) {
-		if isCommonFlag(f.Name) {
+		if hasCommon && isCommonFlag(f.Name) {
 			return
 		}
 		typ, text := flag.UnquoteUsage(f)
@@ -112,7 +113,9 @@ func commandUsage(spec commandSpec) string {
 	if own.Len() > 0 {
 		fmt.Fprintf(&b, "\nFlags:\n%s", own.String())
 	}
-	b.WriteString(commonHelp)
+	if hasCommon {
+		b.WriteString(commonHelp)
+	}
 	return b.String()
 }
 

@@ -38,7 +38,7 @@ type commandSpec struct {
 
 // commands lists the subcommands in the order usage shows them.
 var commands = []commandSpec{
-	putSpec, getSpec, historySpec, listSpec, compileSpec, retireSpec, resolutionsSpec, endSessionSpec,
+	putSpec, getSpec, historySpec, listSpec, ingestSpec, compileSpec, retireSpec, resolutionsSpec, endSessionSpec, evalSpec,
 }
 
 func lookup(name string) (commandSpec, bool) {

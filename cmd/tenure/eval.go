@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/eval"
+)
+
+var evalSpec = commandSpec{
+	name:    "eval",
+	args:    "locomo|bench",
+	summary: "measure retrieval quality on LoCoMo, or speed against bare SQLite",
+	detail: `eval locomo ingests each LoCoMo conversation of --data into a fresh store
+and, for every question and budget, compiles a context and scores it:
+evidence recall (the share of the question's evidence turns present
+verbatim), answer-token recall, envelope tokens and compile latency, per
+question category, beside two baselines: recency (the latest turns that
+fit) and bm25-turns (BM25 top turns until the budget is full). --ablation
+adds Tenure with each retrieval mechanism turned off in turn. Only turns,
+speakers, session dates and photo captions reach the system under test;
+gold observations, summaries and evidence never do.
+
+eval bench measures, side by side in one run, message ingestion through
+the full write path against a bare SQLite insert of the same rows, and
+compile latency at each --sizes store size against a bare FTS5 bm25() top-10
+query over the same rows.`,
+	new: func() subcommand { return new(evalCmd) },
+}
+
+type evalCmd struct {
+	json       bool
+	data       string
+	budgets    string
+	tokenizer  string
+	ablation   bool
+	noProgress bool
+	sizes      string
+	queries    int
+	dir        string
+}
+
+func (c *evalCmd) define(fs *flag.FlagSet) {
+	fs.BoolVar(&c.json, "json", false, "print the numbers as JSON")
+	fs.StringVar(&c.data, "data", "../shared/data/locomo", "`directory` of LoCoMo conversation files (*.json); bench uses their turns and questions as its corpus")
+	fs.StringVar(&c.budgets, "budgets", "500,1000,2000,4000", "locomo: token `budgets`, comma-separated")
+	fs.StringVar(&c.tokenizer, "tokenizer", "cl100k_base", "tokenizer `encoding` of the budgets")
+	fs.BoolVar(&c.ablation, "ablation", false, "locomo: also run Tenure with each mechanism turned off")
+	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
+	fs.StringVar(&c.sizes, "sizes", "1000,10000,100000", "bench: stored message `counts`, comma-separated")
+	fs.IntVar(&c.queries, "queries", 200, "bench: compile `queries` per size")
+	fs.StringVar(&c.dir, "dir", "", "`directory` for the temporary stores (default: the system's)")
+}
+
+func (c *evalCmd) exec(ctx context.Context, sio stdio, args []string) error {
+	if err := wantArgs(evalSpec, args, 1); err != nil {
+		return err
+	}
+	switch args[0] {
+	case "locomo":
+		return c.locomo(ctx, sio)
+	case "bench":
+		return c.bench(ctx, sio)
+	}
+	return tenure.Errorf(tenure.CodeInvalid, "", "unknown evaluation %q (want locomo or bench)", args[0])
+}
+
+func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
+	budgets, err := positiveInts("--budgets", c.budgets, 1_000_000)
+	if err != nil {
+		return err
+	}
+	convs, err := eval.LoadLoCoMo(c.data)
+	if err != nil {
+		return err
+	}
+	opt := eval.Options{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir}
+	if c.ablation {
+		opt.Variants = eval.Ablations
+	}
+	if bar := c.bar(sio, len(convs), "locomo"); bar != nil {
+		opt.Progress = func(done, _ int) { _ = bar.Set(done) }
+		defer bar.Finish()
+	}
+	rep, err := eval.RunLoCoMo(ctx, convs, opt)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(sio.out, rep)
+	}
+	return rep.WriteTable(sio.out)
+}
+
+// bar returns a progress bar on stderr when it is a terminal.
+func (c *evalCmd) bar(sio stdio, n int, what string) *progressbar.ProgressBar {
+	f, ok := sio.err.(*os.File)
+	if c.noProgress || !ok || !isTerminal(f) {
+		return nil
+	}
+	return progressbar.NewOptions(n, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+}
+
+// positiveInts parses a comma-separated list of integers in 1..limit.
+func positiveInts(flagName, v string, limit int) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(v, ",") {
+		s = strings.TrimSpace(s)
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > limit {
+			return nil, tenure.Errorf(tenure.CodeInvalid, flagName, "%q is not a whole number between 1 and %d", s, limit)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
+	sizes, err := positiveInts("--sizes", c.sizes, 10_000_000)
+	if err != nil {
+		return err
+	}
+	if c.queries < 1 || c.queries > 1_000_000 {
+		return tenure.Errorf(tenure.CodeInvalid, "--queries", "%d is not between 1 and 1000000", c.queries)
+	}
+	convs, err := eval.LoadLoCoMo(c.data)
+	if err != nil {
+		return err
+	}
+	opt := eval.BenchOptions{Corpus: convs, Sizes: sizes, Queries: c.queries, TempDir: c.dir}
+	if f, ok := sio.err.(*os.File); ok && !c.noProgress && isTerminal(f) {
+		opt.Progress = func(step string) { fmt.Fprintf(f, "bench: %s…\n", step) }
+	}
+	rep, err := eval.RunBench(ctx, opt)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(sio.out, rep)
+	}
+	return rep.WriteTable(sio.out)
+}

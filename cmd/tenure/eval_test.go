@@ -1,0 +1,62 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tenure-dev/tenure/eval"
+)
+
+func TestEvalLoCoMo(t *testing.T) {
+	data := "../../eval/testdata/locomo"
+	rep := mustJSON[eval.Report](t, "", "eval", "locomo", "--data", data, "--budgets", "60,400", "--dir", t.TempDir())
+	if rep.Questions != 5 || len(rep.Budgets) != 2 || len(rep.Systems) != 3 {
+		t.Fatalf("report = %+v", rep)
+	}
+	for _, sys := range []string{"tenure", "recency", "bm25-turns"} {
+		for _, b := range []int{60, 400} {
+			r := rep.Results[sys][b]
+			if r == nil || r.Overall.Questions != 4 || r.Categories["temporal"] == nil {
+				t.Errorf("%s@%d = %+v", sys, b, r)
+			}
+		}
+	}
+	table := mustCLI(t, "", "eval", "locomo", "--data", data, "--budgets", "100", "--ablation", "--dir", t.TempDir()).stdout
+	for _, want := range []string{"LoCoMo: 1 conversation, 5 questions", "tenure-no-neighbors", "evidence recall @100"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+}
+
+func TestEvalBench(t *testing.T) {
+	rep := mustJSON[eval.BenchReport](t, "", "eval", "bench", "--data", "../../eval/testdata/locomo", "--sizes", "40",
+		"--queries", "3", "--dir", t.TempDir())
+	if len(rep.Compile) != 1 || rep.Compile[0].Messages != 40 || rep.Ingest.Ratio <= 0 {
+		t.Errorf("report = %+v", rep)
+	}
+}
+
+func TestEvalInvalid(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		field string
+	}{
+		{[]string{"eval", "locomo", "--budgets", "500,x"}, "--budgets"},
+		{[]string{"eval", "locomo", "--budgets", "0"}, "--budgets"},
+		{[]string{"eval", "locomo", "--data", "/nonexistent"}, "data"},
+		{[]string{"eval", "bench", "--sizes", "-5"}, "--sizes"},
+		{[]string{"eval", "bench", "--queries", "0"}, "--queries"},
+		{[]string{"eval", "sideways"}, ""},
+		{[]string{"eval"}, ""},
+	} {
+		r := tenureCLI(t, "", c.args...)
+		if r.code != 2 {
+			t.Errorf("tenure %s: exit %d, stderr %q; want 2", strings.Join(c.args, " "), r.code, r.stderr)
+		}
+		j := tenureCLI(t, "", append(c.args, "--json")...)
+		if !strings.Contains(j.stderr, `"field": "`+c.field+`"`) {
+			t.Errorf("tenure %s --json: stderr %q, want field %q", strings.Join(c.args, " "), j.stderr, c.field)
+		}
+	}
+}

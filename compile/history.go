@@ -1,0 +1,316 @@
+package compile
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/retrieve"
+	"github.com/tenure-dev/tenure/temporal"
+)
+
+// MessageSource supplies past conversation messages. When the Source given
+// to New also implements it, past messages are candidates of every
+// compilation, in the history section.
+type MessageSource interface {
+	MessageCandidates(ctx context.Context, q tenure.MessageQuery) ([]tenure.ScoredMessage, error)
+}
+
+// HistoryOptions tunes how past messages are retrieved and shown. The zero
+// value enables every mechanism; the Disable fields exist for ablations.
+type HistoryOptions struct {
+	// Limit caps full-text matches (default: a tenth of the budget in
+	// tokens, at least 50 — about three times the turns that fit);
+	// Neighbors is how many turns around each match are considered too
+	// (default 1).
+	Limit     int
+	Neighbors int
+	// DisableSpeaker turns off the boost for turns by a speaker the query
+	// names.
+	DisableSpeaker bool
+	// DisableTemporal turns off resolved dates (search boost and the
+	// "yesterday = 7 May 2023" annotations).
+	DisableTemporal bool
+	// DisableSessions turns off session-level routing.
+	DisableSessions bool
+	// DisableNeighbors turns off neighbouring-turn rescue.
+	DisableNeighbors bool
+	// Recent is how many of the latest messages fill what budget the
+	// matches leave (default: a twentieth of the budget in tokens, at least
+	// 20); DisableBackfill turns that off.
+	Recent          int
+	DisableBackfill bool
+	// DisableCompact renders every turn with its full date instead of
+	// grouping turns under one date line per session.
+	DisableCompact bool
+}
+
+// history weights.
+const (
+	speakerBoost    = 1.25
+	temporalBonus   = 0.15
+	sessionFloor    = 0.75 // a turn in the least relevant session keeps this share
+	neighborShare   = 0.5  // a neighbour scores this share of its match
+	sessionTopTurns = 3
+)
+
+// addHistory fetches past messages (step 1).
+func (r *run) addHistory(ctx context.Context) error {
+	ms, ok := r.c.src.(MessageSource)
+	if !ok {
+		return nil
+	}
+	h := r.c.opt.History
+	limit, neighbors := h.Limit, h.Neighbors
+	if limit <= 0 {
+		limit = max(50, r.req.Budget/10)
+	}
+	if neighbors <= 0 {
+		neighbors = 1
+	}
+	if h.DisableNeighbors {
+		neighbors = 0
+	}
+	recent := h.Recent
+	if recent <= 0 {
+		recent = max(20, r.req.Budget/20)
+	}
+	if h.DisableBackfill {
+		recent = 0
+	}
+	msgs, err := ms.MessageCandidates(ctx, tenure.MessageQuery{Principal: r.p, Scope: r.scope, Text: r.req.Query,
+		Limit: min(limit, 10_000), Neighbors: min(neighbors, 10), Recent: min(recent, 10_000), Before: r.req.AsOf})
+	if err != nil {
+		return err
+	}
+	inTail := map[string]bool{}
+	for _, m := range r.req.Tail {
+		inTail[m.ID] = true
+	}
+	for i := range msgs {
+		sm := msgs[i]
+		if sm.TenantID != r.p.TenantID || inTail[sm.ID] {
+			continue
+		}
+		o := r.inputObject("msg:"+sm.ThreadID+":"+sm.ID, sm.Text(), tenure.TypeFact, messageLevel(sm.Role), "message://"+sm.ThreadID+"/"+sm.ID)
+		o.ValidFrom, o.LastConfirmed, o.SessionID = sm.CreatedAt, sm.CreatedAt, sm.SessionID
+		r.items = append(r.items, &item{obj: o, origin: fromMessage, section: SectionHistory, hist: &sm})
+	}
+	return nil
+}
+
+func messageLevel(role string) int {
+	switch role {
+	case "assistant":
+		return tenure.LevelInferred
+	case "tool":
+		return tenure.LevelRetrieved
+	}
+	return tenure.LevelUser
+}
+
+// rankHistory scores past messages (step 5): full-text relevance, a boost
+// for the speaker the query names and for dated turns when the query asks
+// about time, session-level routing, and neighbours that share their
+// match's relevance.
+func (r *run) rankHistory() {
+	items := r.live(SectionHistory)
+	if len(items) == 0 {
+		return
+	}
+	h := r.c.opt.History
+	top := 0.0
+	for _, it := range items {
+		top = math.Max(top, it.hist.Score)
+	}
+	qwords := map[string]bool{}
+	for _, w := range retrieve.Words(r.req.Query) {
+		qwords[w] = true
+	}
+	temporalQ := !h.DisableTemporal && isTemporalQuery(r.req.Query)
+	for _, it := range items {
+		if top > 0 {
+			it.lex = it.hist.Score / top
+		}
+		s := it.lex
+		if !h.DisableSpeaker && it.hist.Speaker != "" && namedIn(it.hist.Speaker, qwords) {
+			s *= speakerBoost
+		}
+		if temporalQ && len(it.hist.Dates) > 0 && s > 0 {
+			s += temporalBonus
+		}
+		it.score = s
+	}
+	if !h.DisableNeighbors {
+		shareWithNeighbors(items)
+	}
+	if !h.DisableSessions {
+		routeSessions(items)
+	}
+	max := 0.0
+	for _, it := range items {
+		max = math.Max(max, it.score)
+	}
+	for _, it := range items {
+		if max > 0 {
+			it.score /= max
+		}
+		it.rec = 1
+	}
+	if !h.DisableBackfill {
+		backfill(items)
+	}
+}
+
+// backfillScore is the most a message that matched nothing scores: below
+// every match, so that it only takes budget the matches left.
+const backfillScore = 0.01
+
+// backfill scores the messages that matched nothing by recency, the latest
+// highest: with budget to spare, the recent conversation is the best
+// context left.
+func backfill(items []*item) {
+	var rest []*item
+	for _, it := range items {
+		if it.score <= 0 {
+			rest = append(rest, it)
+		}
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].hist.Seq < rest[j].hist.Seq })
+	for i, it := range rest {
+		it.score = backfillScore * float64(i+1) / float64(len(rest))
+	}
+}
+
+// namedIn reports whether any word of a speaker's name is a query word.
+func namedIn(speaker string, qwords map[string]bool) bool {
+	for _, w := range retrieve.Words(speaker) {
+		if qwords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// isTemporalQuery reports whether a query asks about time.
+func isTemporalQuery(q string) bool {
+	l := strings.ToLower(q)
+	for _, cue := range []string{"when ", "what date", "which date", "what year", "which year", "what month", "which month",
+		"how long ago", "what day", "which day", "what time", "how many years", "how many months", "how many weeks", "how many days"} {
+		if strings.Contains(l, cue) {
+			return true
+		}
+	}
+	return strings.HasPrefix(l, "when")
+}
+
+// shareWithNeighbors gives each neighbouring turn a share of the best
+// match next to it: the turn before an answer is often its question.
+func shareWithNeighbors(items []*item) {
+	type key struct {
+		thread string
+		pos    int64
+	}
+	byPos := map[key]*item{}
+	for _, it := range items {
+		byPos[key{it.hist.ThreadID, it.hist.Pos}] = it
+	}
+	for _, it := range items {
+		if it.hist.Score > 0 {
+			continue
+		}
+		best := 0.0
+		for _, d := range []int64{-2, -1, 1, 2} {
+			if n, ok := byPos[key{it.hist.ThreadID, it.hist.Pos + d}]; ok && n.hist.Score > 0 {
+				w := neighborShare
+				if d == -2 || d == 2 {
+					w /= 2
+				}
+				best = math.Max(best, w*n.score)
+			}
+		}
+		it.score = best
+	}
+}
+
+// routeSessions scales turns by the relevance of their session (the sum of
+// its best turns), so that a session that is about the query as a whole
+// wins over a stray match elsewhere.
+func routeSessions(items []*item) {
+	scores := map[string][]float64{}
+	for _, it := range items {
+		k := it.hist.ThreadID + "\x00" + it.hist.SessionID
+		scores[k] = append(scores[k], it.score)
+	}
+	sessionScore := map[string]float64{}
+	best := 0.0
+	for k, s := range scores {
+		sort.Sort(sort.Reverse(sort.Float64Slice(s)))
+		sum := 0.0
+		for i := 0; i < len(s) && i < sessionTopTurns; i++ {
+			sum += s[i]
+		}
+		sessionScore[k] = sum
+		best = math.Max(best, sum)
+	}
+	if best == 0 {
+		return
+	}
+	for _, it := range items {
+		k := it.hist.ThreadID + "\x00" + it.hist.SessionID
+		it.score *= sessionFloor + (1-sessionFloor)*sessionScore[k]/best
+	}
+}
+
+// renderHistory renders a past message as one line: compactly its speaker
+// and text (the date goes on the session's header line), with the dates
+// its temporal expressions resolve to. Ids stay in the trace: in the
+// prompt they would cost a tenth of every turn and tell the model nothing.
+func (r *run) renderHistory(it *item) string {
+	m := it.hist
+	var b strings.Builder
+	if r.c.opt.History.DisableCompact {
+		fmt.Fprintf(&b, "[%s] %s: ", m.CreatedAt.Format("3:04 pm on 2 January 2006"), speakerOf(m))
+	} else {
+		fmt.Fprintf(&b, "%s: ", speakerOf(m))
+	}
+	b.WriteString(m.Text())
+	if !r.c.opt.History.DisableTemporal && len(m.Dates) > 0 {
+		b.WriteString(" (")
+		for i, d := range m.Dates {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(d.Expr)
+			b.WriteString(" = ")
+			b.WriteString(temporal.Format(d))
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+func speakerOf(m *tenure.ScoredMessage) string {
+	if m.Speaker != "" {
+		return m.Speaker
+	}
+	return m.Role
+}
+
+// historyGroup returns the session a history line is shown under and the
+// session's header line: its date, which every turn of it shares. The
+// session id is left out, as it tells the model nothing.
+func (r *run) historyGroup(it *item) (string, string) {
+	m := it.hist
+	if r.c.opt.History.DisableCompact {
+		return "", ""
+	}
+	return m.ThreadID + "\x00" + m.SessionID, "[" + m.CreatedAt.Format("2 January 2006") + "]"
+}
+
+// historyOrder sorts history lines chronologically for display.
+func historyOrder(it *item) (time.Time, int64) { return it.hist.CreatedAt, it.hist.Seq }

@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/retrieve"
+	"github.com/tenure-dev/tenure/temporal"
+)
+
+// MaxMessageBatch caps one AppendMessages call.
+const MaxMessageBatch = 100_000
+
+// DefaultSessionGap starts a new session when a thread was silent this
+// long (used for messages without a session id).
+const DefaultSessionGap = 30 * time.Minute
+
+// AppendMessages implements tenure.MessageStore.
+func (e *Engine) AppendMessages(ctx context.Context, p tenure.Principal, msgs []tenure.Message) (tenure.AppendResult, error) {
+	if len(msgs) > MaxMessageBatch {
+		return tenure.AppendResult{}, fmt.Errorf("append messages: %w",
+			tenure.Errorf(tenure.CodeTooLarge, "messages", "more than %d in one call (use ImportMessages)", MaxMessageBatch))
+	}
+	return e.ImportMessages(ctx, p, msgs, nil)
+}
+
+// importChunk is how many messages ImportMessages writes between progress
+// reports.
+const importChunk = 500
+
+// ImportMessages appends any number of messages like AppendMessages, all
+// or nothing in one transaction, and calls progress (when not nil) with the
+// number of messages written so far as it goes, for a progress bar.
+func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []tenure.Message, progress func(done int)) (tenure.AppendResult, error) {
+	var res tenure.AppendResult
+	p, err := e.principal(p)
+	if err != nil {
+		return res, fmt.Errorf("append messages: %w", err)
+	}
+	batch, err := e.prepareMessages(p, msgs)
+	if err != nil {
+		return res, fmt.Errorf("append messages: %w", err)
+	}
+	seen := make(map[string]int, len(msgs))
+	for i, nm := range batch {
+		m := nm.Message
+		k := m.ThreadID + "\x00" + m.ID
+		if j, dup := seen[k]; dup && !sameMessage(batch[j].Message, m) {
+			return res, fmt.Errorf("append messages: %w", tenure.Errorf(tenure.CodeConflict, fmt.Sprintf("[%d].id", i),
+				"message %q appears twice in thread %q with different content", m.ID, m.ThreadID))
+		}
+		seen[k] = i
+	}
+	if len(batch) == 0 {
+		return res, nil
+	}
+	err = e.inTx(ctx, "append messages", func(tx Tx, _ *txClock) error {
+		res = tenure.AppendResult{}
+		for start := 0; start < len(batch); start += importChunk {
+			chunk := batch[start:min(start+importChunk, len(batch))]
+			inserted, existing, err := tx.InsertMessages(ctx, p.TenantID, chunk, e.opt.SessionGap)
+			if err != nil {
+				return err
+			}
+			for i, ok := range inserted {
+				switch {
+				case ok:
+					res.Appended++
+				case sameMessage(&existing[i], chunk[i].Message):
+					res.Skipped++
+				default:
+					return tenure.Errorf(tenure.CodeConflict, fmt.Sprintf("[%d].id", start+i),
+						"message %q already exists in thread %q with other content", chunk[i].Message.ID, chunk[i].Message.ThreadID)
+				}
+			}
+			if progress != nil {
+				progress(start + len(chunk))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return tenure.AppendResult{}, err
+	}
+	return res, nil
+}
+
+// prepareMessages validates copies of msgs and derives their token counts
+// and dates, on every core: counting tokens is most of the cost of an
+// append. The error is the first message's, as a sequential pass would
+// report it.
+func (e *Engine) prepareMessages(p tenure.Principal, msgs []tenure.Message) ([]NewMessage, error) {
+	batch := make([]NewMessage, len(msgs))
+	errs := make([]error, len(msgs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(msgs)/64))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(msgs); i += workers {
+				m := msgs[i]
+				if errs[i] = e.prepareMessage(p, &m); errs[i] == nil {
+					batch[i] = NewMessage{Message: &m, Search: datesText(m.Dates)}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, indexed(i, err)
+		}
+	}
+	return batch, nil
+}
+
+// prepareMessage validates a message and derives its token count and dates.
+func (e *Engine) prepareMessage(p tenure.Principal, m *tenure.Message) error {
+	if m.TenantID == "" {
+		m.TenantID = p.TenantID
+	} else if m.TenantID != p.TenantID {
+		return tenure.Errorf(tenure.CodeForbidden, "tenant_id", "the principal belongs to tenant %q", p.TenantID)
+	}
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	if m.UserID != "" && m.UserID != p.UserID && !p.HasPermission(tenure.PermAnyUser) {
+		return tenure.Errorf(tenure.CodeForbidden, "user_id", "principal %q may not write for user %q", p.UserID, m.UserID)
+	}
+	m.CreatedAt = m.CreatedAt.UTC()
+	text := m.Text()
+	m.Tokens = e.opt.CountTokens(text)
+	m.Dates = e.opt.ResolveDates(text, m.CreatedAt)
+	return nil
+}
+
+// sameMessage reports whether b restates a (an idempotent re-append).
+func sameMessage(a, b *tenure.Message) bool {
+	return a.Content == b.Content && a.Role == b.Role && a.Speaker == b.Speaker && a.CreatedAt.Equal(b.CreatedAt) &&
+		slices.Equal(a.Attachments, b.Attachments)
+}
+
+// datesText renders resolved dates for full-text search, each as it is
+// shown ("7 May 2023", "May 2023"): a question naming the date, or only
+// its month, finds the message.
+func datesText(ds []tenure.ResolvedDate) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = temporal.Format(d)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Messages implements tenure.MessageStore.
+func (e *Engine) Messages(ctx context.Context, p tenure.Principal, f tenure.MessageFilter) ([]tenure.Message, error) {
+	p, s, _, err := e.readPoint(p, tenure.Read{Scope: f.Scope})
+	if err != nil {
+		return nil, fmt.Errorf("messages: %w", err)
+	}
+	if f.ThreadID == "" {
+		return nil, fmt.Errorf("messages: %w", tenure.Errorf(tenure.CodeInvalid, "thread_id", "required"))
+	}
+	if f.Limit < 0 || f.Limit > 100_000 {
+		return nil, fmt.Errorf("messages: %w", tenure.Errorf(tenure.CodeInvalid, "limit", "must be between 0 and 100000"))
+	}
+	if f.Limit == 0 {
+		f.Limit = 1000
+	}
+	msgs, err := e.b.Messages(ctx, p.TenantID, MessageList{ThreadID: f.ThreadID, AfterTime: f.AfterTime, AfterID: f.AfterID,
+		UserID: s.UserID, ProjectID: s.ProjectID, Limit: f.Limit})
+	if err != nil {
+		return nil, wrap("messages", err)
+	}
+	if msgs == nil {
+		msgs = []tenure.Message{}
+	}
+	return msgs, nil
+}
+
+// MessageCandidates returns the messages a compilation should consider
+// (it implements compile.MessageSource).
+func (e *Engine) MessageCandidates(ctx context.Context, q tenure.MessageQuery) ([]tenure.ScoredMessage, error) {
+	p, err := e.principal(q.Principal)
+	if err != nil {
+		return nil, fmt.Errorf("message candidates: %w", err)
+	}
+	s, err := q.Scope.Resolve(p)
+	if err != nil {
+		return nil, fmt.Errorf("message candidates: %w", err)
+	}
+	words := retrieve.ContentWords(q.Text)
+	if q.Limit <= 0 {
+		q.Limit = 200
+	}
+	for _, c := range []struct {
+		field    string
+		v, limit int
+	}{{"limit", q.Limit, 10_000}, {"neighbors", q.Neighbors, 10}, {"recent", q.Recent, 10_000}} {
+		if c.v < 0 || c.v > c.limit {
+			return nil, fmt.Errorf("message candidates: %w", tenure.Errorf(tenure.CodeInvalid, c.field, "must be between 0 and %d", c.limit))
+		}
+	}
+	out, err := e.b.MessageCandidates(ctx, p.TenantID, MessageCandidateFilter{Words: words, Limit: q.Limit,
+		Neighbors: q.Neighbors, Recent: q.Recent, UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before})
+	return out, wrapIf("message candidates", err)
+}

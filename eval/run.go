@@ -1,0 +1,238 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/tokenizer"
+)
+
+// Options configures a LoCoMo run.
+type Options struct {
+	// Budgets in tokens (default 500, 1000, 2000, 4000).
+	Budgets []int
+	// Tokenizer counts budgets and context sizes (default cl100k_base).
+	Tokenizer string
+	// Variants are extra Tenure configurations to run beside the default
+	// one, by name (see Ablations).
+	Variants []Variant
+	// TempDir holds the per-conversation stores (default os.TempDir()).
+	TempDir string
+	// Progress, when set, is called after each conversation.
+	Progress func(done, total int)
+}
+
+// Variant is a named Tenure configuration.
+type Variant struct {
+	Name    string
+	History compile.HistoryOptions
+}
+
+// Ablations turns each history mechanism off in turn.
+var Ablations = []Variant{
+	{"tenure-no-speaker", compile.HistoryOptions{DisableSpeaker: true}},
+	{"tenure-no-temporal", compile.HistoryOptions{DisableTemporal: true}},
+	{"tenure-no-sessions", compile.HistoryOptions{DisableSessions: true}},
+	{"tenure-no-neighbors", compile.HistoryOptions{DisableNeighbors: true}},
+	{"tenure-no-backfill", compile.HistoryOptions{DisableBackfill: true}},
+	{"tenure-no-compact", compile.HistoryOptions{DisableCompact: true}},
+}
+
+// Report holds a run's results.
+type Report struct {
+	Conversations []string `json:"conversations"`
+	Questions     int      `json:"questions"`
+	Tokenizer     string   `json:"tokenizer"`
+	Budgets       []int    `json:"budgets"`
+	Systems       []string `json:"systems"`
+	// FullTokens is each conversation's size rendered as the baselines
+	// render it.
+	FullTokens map[string]int `json:"full_conversation_tokens"`
+	// Results is indexed by system, then budget.
+	Results map[string]map[int]*Result `json:"results"`
+}
+
+// Result aggregates one system at one budget.
+type Result struct {
+	Overall    Metrics             `json:"overall"`
+	Categories map[string]*Metrics `json:"categories"`
+	latencies  []float64
+	LatencyMS  Percentiles `json:"latency_ms"`
+}
+
+// Metrics are means over questions.
+type Metrics struct {
+	Questions         int     `json:"questions"`
+	EvidenceRecall    float64 `json:"evidence_recall"`
+	AnswerQuestions   int     `json:"answer_questions"`
+	AnswerTokenRecall float64 `json:"answer_token_recall"`
+	Tokens            float64 `json:"mean_tokens"`
+	evid, ans, tokens float64
+	nTok              int
+}
+
+// Percentiles summarize latencies.
+type Percentiles struct {
+	P50 float64 `json:"p50"`
+	P95 float64 `json:"p95"`
+	P99 float64 `json:"p99"`
+}
+
+func (m *Metrics) add(evid float64, hasEvid bool, ans float64, hasAns bool, tokens int) {
+	if hasEvid {
+		m.Questions++
+		m.evid += evid
+	}
+	if hasAns {
+		m.AnswerQuestions++
+		m.ans += ans
+	}
+	m.nTok++
+	m.tokens += float64(tokens)
+}
+
+func (m *Metrics) finish() {
+	if m.Questions > 0 {
+		m.EvidenceRecall = m.evid / float64(m.Questions)
+	}
+	if m.AnswerQuestions > 0 {
+		m.AnswerTokenRecall = m.ans / float64(m.AnswerQuestions)
+	}
+	if m.nTok > 0 {
+		m.Tokens = m.tokens / float64(m.nTok)
+	}
+}
+
+// RunLoCoMo evaluates every conversation.
+func RunLoCoMo(ctx context.Context, convs []Conversation, opt Options) (*Report, error) {
+	if len(opt.Budgets) == 0 {
+		opt.Budgets = []int{500, 1000, 2000, 4000}
+	}
+	if opt.Tokenizer == "" {
+		opt.Tokenizer = tokenizer.CL100KBase
+	}
+	counter, err := tokenizer.New(opt.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Tokenizer: opt.Tokenizer, Budgets: opt.Budgets, FullTokens: map[string]int{},
+		Results: map[string]map[int]*Result{}}
+	variants := append([]Variant{{Name: "tenure"}}, opt.Variants...)
+	for _, v := range variants {
+		rep.Systems = append(rep.Systems, v.Name)
+	}
+	rep.Systems = append(rep.Systems, "recency", "bm25-turns")
+	for _, name := range rep.Systems {
+		rep.Results[name] = map[int]*Result{}
+		for _, b := range opt.Budgets {
+			rep.Results[name][b] = &Result{Categories: map[string]*Metrics{}}
+		}
+	}
+	for i, conv := range convs {
+		if err := runConversation(ctx, conv, opt, variants, counter, rep); err != nil {
+			return nil, fmt.Errorf("conversation %s: %w", conv.ID, err)
+		}
+		rep.Conversations = append(rep.Conversations, conv.ID)
+		rep.Questions += len(conv.QA)
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(convs))
+		}
+	}
+	for _, bySys := range rep.Results {
+		for _, r := range bySys {
+			r.Overall.finish()
+			for _, m := range r.Categories {
+				m.finish()
+			}
+			r.LatencyMS = percentiles(r.latencies)
+		}
+	}
+	return rep, nil
+}
+
+// evalPrincipal owns the evaluation stores.
+var evalPrincipal = tenure.Principal{UserID: "eval", TenantID: "locomo", Authority: "policy", Clearance: tenure.HighlyRestricted}
+
+func runConversation(ctx context.Context, conv Conversation, opt Options, variants []Variant, counter *tokenizer.Tokenizer, rep *Report) error {
+	dir, err := os.MkdirTemp(opt.TempDir, "locomo-"+conv.ID+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	store := sqlite.New(filepath.Join(dir, "tenure.db"), sqlite.Options{})
+	if err := store.Open(ctx); err != nil {
+		return err
+	}
+	defer store.Close()
+	msgs := conv.Messages()
+	if _, err := store.AppendMessages(ctx, evalPrincipal, msgs); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	turnText := map[string]string{}
+	full := 0
+	for _, m := range msgs {
+		turnText[m.ID] = m.Text()
+		full += counter.Count(turnLine(m)) + 1
+	}
+	rep.FullTokens[conv.ID] = full
+	var systems []System
+	for _, v := range variants {
+		c := compile.New(store, compile.Options{History: v.History})
+		systems = append(systems, TenureSystem{Label: v.Name, Compiler: c, Principal: evalPrincipal, Tokenizer: opt.Tokenizer})
+	}
+	systems = append(systems, NewRecency(counter, msgs), NewBM25(counter, msgs))
+	for _, qa := range conv.QA {
+		cat := Categories[qa.Category]
+		for _, b := range opt.Budgets {
+			for _, sys := range systems {
+				start := time.Now()
+				text, err := sys.Context(ctx, qa.Question, b)
+				elapsed := float64(time.Since(start).Microseconds()) / 1000
+				if err != nil {
+					return fmt.Errorf("%s at %d tokens, %q: %w", sys.Name(), b, qa.Question, err)
+				}
+				tokens := counter.Count(text)
+				if tokens > b {
+					return fmt.Errorf("%s produced %d tokens for a %d budget", sys.Name(), tokens, b)
+				}
+				evid, hasEvid := EvidenceRecall(text, qa.Evidence, turnText)
+				var ans float64
+				hasAns := false
+				if qa.Category != 5 {
+					ans, hasAns = AnswerTokenRecall(text, qa.Answer)
+				}
+				r := rep.Results[sys.Name()][b]
+				r.Overall.add(evid, hasEvid, ans, hasAns, tokens)
+				m := r.Categories[cat]
+				if m == nil {
+					m = &Metrics{}
+					r.Categories[cat] = m
+				}
+				m.add(evid, hasEvid, ans, hasAns, tokens)
+				r.latencies = append(r.latencies, elapsed)
+			}
+		}
+	}
+	return nil
+}
+
+func percentiles(xs []float64) Percentiles {
+	if len(xs) == 0 {
+		return Percentiles{}
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	at := func(p float64) float64 {
+		i := int(math.Ceil(p*float64(len(s)))) - 1
+		return math.Round(s[max(0, min(i, len(s)-1))]*1000) / 1000
+	}
+	return Percentiles{P50: at(0.50), P95: at(0.95), P99: at(0.99)}
+}

@@ -1,0 +1,313 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+)
+
+const messageCols = `m.seq, m.pos, m.thread_id, m.id, m.session_id, m.user_id, m.project_id, m.role, m.speaker, m.content,
+	m.attachments, m.dates, m.created_at, m.tokens`
+
+// scanMessages decodes rows of messageCols, plus a score column when
+// scored is set.
+func scanMessages(rows *sql.Rows, tenant string, scored bool) ([]tenure.ScoredMessage, error) {
+	defer rows.Close()
+	var out []tenure.ScoredMessage
+	for rows.Next() {
+		var (
+			sm           tenure.ScoredMessage
+			attach, date sql.NullString
+			created      int64
+		)
+		dst := []any{&sm.Seq, &sm.Pos, &sm.ThreadID, &sm.ID, &sm.SessionID, &sm.UserID, &sm.ProjectID, &sm.Role, &sm.Speaker,
+			&sm.Content, &attach, &date, &created, &sm.Tokens}
+		if scored {
+			dst = append(dst, &sm.Score)
+		}
+		if err := rows.Scan(dst...); err != nil {
+			return nil, err
+		}
+		sm.TenantID = tenant
+		sm.CreatedAt = fromNanos(created)
+		if attach.Valid {
+			if err := json.Unmarshal([]byte(attach.String), &sm.Attachments); err != nil {
+				return nil, fmt.Errorf("decode message %s attachments: %w", sm.ID, err)
+			}
+		}
+		if date.Valid {
+			if err := json.Unmarshal([]byte(date.String), &sm.Dates); err != nil {
+				return nil, fmt.Errorf("decode message %s dates: %w", sm.ID, err)
+			}
+		}
+		out = append(out, sm)
+	}
+	return out, rows.Err()
+}
+
+func nullJSON(v any, empty bool) (any, error) {
+	if empty {
+		return nil, nil
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageList) ([]tenure.Message, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	q := `SELECT ` + messageCols + ` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ?
+		AND (m.user_id = '' OR m.user_id = ?) AND (m.project_id = '' OR m.project_id = ?)`
+	args := []any{tenant, f.ThreadID, f.UserID, f.ProjectID}
+	if f.AfterTime != nil {
+		q += ` AND m.created_at > ?`
+		args = append(args, f.AfterTime.UnixNano())
+	}
+	if f.AfterID != "" {
+		var at, pos int64
+		err := db.QueryRowContext(ctx, `SELECT created_at, pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND id = ?`,
+			tenant, f.ThreadID, f.AfterID).Scan(&at, &pos)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, tenure.Errorf(tenure.CodeNotFound, "after_id", "no message %q in thread %q", f.AfterID, f.ThreadID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		q += ` AND (m.created_at > ? OR (m.created_at = ? AND m.pos > ?))`
+		args = append(args, at, at, pos)
+	}
+	rows, err := db.QueryContext(ctx, q+` ORDER BY m.created_at, m.pos LIMIT ?`, append(args, f.Limit)...)
+	if err != nil {
+		return nil, err
+	}
+	scored, err := scanMessages(rows, tenant, false)
+	out := make([]tenure.Message, len(scored))
+	for i := range scored {
+		out[i] = scored[i].Message
+	}
+	return out, err
+}
+
+func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine.MessageCandidateFilter) ([]tenure.ScoredMessage, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	scope := `m.tenant_id = ? AND (m.user_id = '' OR m.user_id = ?) AND (m.project_id = '' OR m.project_id = ?)`
+	args := []any{tenant, f.UserID, f.ProjectID}
+	if f.Before != nil {
+		scope += ` AND m.created_at < ?`
+		args = append(args, f.Before.UnixNano())
+	}
+	var out []tenure.ScoredMessage
+	if len(f.Words) > 0 && f.Limit > 0 {
+		// bm25 weights: speaker, text, dates. CROSS JOIN drives from the match.
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+`, -bm25(messages_fts, 0.5, 1.0, 1.0) FROM messages_fts x
+			CROSS JOIN messages m ON m.seq = x.rowid
+			WHERE messages_fts MATCH ? AND `+scope+` ORDER BY x.rank LIMIT ?`,
+			append(append([]any{ftsQuery(f.Words)}, args...), f.Limit)...)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = scanMessages(rows, tenant, true); err != nil {
+			return nil, err
+		}
+	}
+	if f.Neighbors > 0 && len(out) > 0 {
+		neighbors, err := b.neighbors(ctx, db, tenant, out, f, scope, args)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, neighbors...)
+	}
+	if f.Recent > 0 {
+		// The latest appended first: seq is the rowid, so this reads the
+		// table's tail.
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE `+scope+` ORDER BY m.seq DESC LIMIT ?`,
+			append(args, f.Recent)...)
+		if err != nil {
+			return nil, err
+		}
+		recent, err := scanMessages(rows, tenant, false)
+		if err != nil {
+			return nil, err
+		}
+		have := make(map[int64]bool, len(out))
+		for _, m := range out {
+			have[m.Seq] = true
+		}
+		for _, m := range recent {
+			if !have[m.Seq] {
+				out = append(out, m)
+			}
+		}
+	}
+	return out, nil
+}
+
+// neighbors returns the messages within f.Neighbors positions of the
+// matches in their threads that are not matches themselves.
+func (b *backend) neighbors(ctx context.Context, db *sql.DB, tenant string, matches []tenure.ScoredMessage,
+	f engine.MessageCandidateFilter, scope string, args []any) ([]tenure.ScoredMessage, error) {
+	// Wanted positions per thread, looked up directly on (thread, pos).
+	have := map[int64]bool{}
+	want := map[string]map[int64]bool{}
+	for _, m := range matches {
+		have[m.Seq] = true
+		if want[m.ThreadID] == nil {
+			want[m.ThreadID] = map[int64]bool{}
+		}
+		for d := -int64(f.Neighbors); d <= int64(f.Neighbors); d++ {
+			if d != 0 && m.Pos+d > 0 {
+				want[m.ThreadID][m.Pos+d] = true
+			}
+		}
+	}
+	threads := make([]string, 0, len(want))
+	for th := range want {
+		threads = append(threads, th)
+	}
+	sort.Strings(threads)
+	var out []tenure.ScoredMessage
+	for _, th := range threads {
+		pos := make([]string, 0, len(want[th]))
+		for p := range want[th] {
+			pos = append(pos, strconv.FormatInt(p, 10))
+		}
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m
+			WHERE m.thread_id = ? AND m.pos IN (`+strings.Join(pos, ",")+`) AND `+scope+` ORDER BY m.pos`,
+			append([]any{th}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		got, err := scanMessages(rows, tenant, false)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range got {
+			if !have[m.Seq] {
+				out = append(out, m)
+			}
+		}
+	}
+	return out, nil
+}
+
+// threadState is the last message of a thread during an append.
+type threadState struct {
+	pos     int64
+	session string
+	last    time.Time
+	count   int
+}
+
+func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration) ([]bool, []tenure.Message, error) {
+	ins, err := t.tx.PrepareContext(ctx, `INSERT INTO messages (tenant_id, thread_id, id, pos, session_id, user_id, project_id,
+		role, speaker, content, attachments, dates, created_at, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (tenant_id, thread_id, id) DO NOTHING`)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer ins.Close()
+	threads := map[string]*threadState{}
+	inserted := make([]bool, len(msgs))
+	existing := make([]tenure.Message, len(msgs))
+	for i, nm := range msgs {
+		m := nm.Message
+		st, err := t.thread(ctx, tenant, m.ThreadID, threads)
+		if err != nil {
+			return nil, nil, err
+		}
+		session := m.SessionID
+		if session == "" {
+			if st.session == "" || m.CreatedAt.Sub(st.last) > gap {
+				st.count++
+				session = fmt.Sprintf("auto-%d", st.count)
+			} else {
+				session = st.session
+			}
+		}
+		attach, err := nullJSON(m.Attachments, len(m.Attachments) == 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		dates, err := nullJSON(m.Dates, len(m.Dates) == 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		res, err := ins.ExecContext(ctx, tenant, m.ThreadID, m.ID, st.pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
+			m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens)
+		if err != nil {
+			return nil, nil, fmt.Errorf("insert message %s: %w", m.ID, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return nil, nil, err
+		}
+		if n == 0 { // the id is taken
+			prev, err := t.message(ctx, tenant, m.ThreadID, m.ID)
+			if err != nil {
+				return nil, nil, err
+			}
+			existing[i] = prev
+			continue
+		}
+		seq, err := res.LastInsertId()
+		if err != nil {
+			return nil, nil, fmt.Errorf("insert message %s: %w", m.ID, err)
+		}
+		t.ftsRows = append(t.ftsRows, ftsRow{seq, m.Speaker, m.Text(), nm.Search})
+		inserted[i] = true
+		m.SessionID = session
+		st.pos, st.session = st.pos+1, session
+		if m.CreatedAt.After(st.last) {
+			st.last = m.CreatedAt
+		}
+	}
+	return inserted, existing, nil
+}
+
+// thread loads (once per append) the state of a thread's latest message.
+func (t *writeTx) thread(ctx context.Context, tenant, thread string, cache map[string]*threadState) (*threadState, error) {
+	if st, ok := cache[thread]; ok {
+		return st, nil
+	}
+	st := &threadState{}
+	var last sql.NullInt64
+	err := t.tx.QueryRowContext(ctx, `SELECT pos, session_id, created_at,
+		(SELECT count(DISTINCT session_id) FROM messages WHERE tenant_id = ? AND thread_id = ? AND session_id LIKE 'auto-%')
+		FROM messages WHERE tenant_id = ? AND thread_id = ? ORDER BY pos DESC LIMIT 1`,
+		tenant, thread, tenant, thread).Scan(&st.pos, &st.session, &last, &st.count)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	if last.Valid {
+		st.last = fromNanos(last.Int64)
+	}
+	cache[thread] = st
+	return st, nil
+}
+
+func (t *writeTx) message(ctx context.Context, tenant, thread, id string) (tenure.Message, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ? AND m.id = ?`,
+		tenant, thread, id)
+	if err != nil {
+		return tenure.Message{}, err
+	}
+	ms, err := scanMessages(rows, tenant, false)
+	if err != nil || len(ms) == 0 {
+		return tenure.Message{}, fmt.Errorf("message %s: not found after conflict: %v", id, err)
+	}
+	return ms[0].Message, nil
+}

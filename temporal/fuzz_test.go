@@ -1,0 +1,80 @@
+package temporal_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenure-dev/tenure/temporal"
+)
+
+// FuzzResolve checks the invariants every result must keep, whatever the
+// text: no panic, each Expr is the input's own text, in order of
+// appearance, dates are midnights in UTC aligned to their granularity, and
+// no period is listed twice.
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{
+		"Yesterday I went hiking, and last Saturday we had a picnic.",
+		"the day before yesterday", "a couple of days ago", "a few weeks ago",
+		"this past weekend", "next Sunday", "last May", "on Friday",
+		"twenty-two days ago", "1.5 weeks ago", "9999 years ago",
+		"every Monday", "the last week of June", "\xfflast\xfe week",
+		"last\u00a0week", "LAST WEEK", "",
+	} {
+		f.Add(s, monday.Unix())
+	}
+	// Years 1 to 9999: the range a message's timestamp can have.
+	lo := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	hi := time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC).Unix()
+	r := temporal.New()
+	f.Fuzz(func(t *testing.T, text string, sec int64) {
+		if sec < lo || sec > hi {
+			sec = lo + (sec%(hi-lo)+(hi-lo))%(hi-lo)
+		}
+		got := r.Resolve(text, time.Unix(sec, 0).UTC())
+		if got != nil && len(got) == 0 {
+			t.Fatalf("Resolve(%q) = empty non-nil slice", text)
+		}
+		seen := map[string]bool{}
+		lower := strings.ToLower(text)
+		pos := 0
+		for _, d := range got {
+			// Exact containment, stronger than the case-insensitive kind,
+			// holds because Expr is a slice of the input.
+			if d.Expr == "" || !strings.Contains(lower, strings.ToLower(d.Expr)) {
+				t.Fatalf("Resolve(%q): Expr %q is not in the text", text, d.Expr)
+			}
+			i := strings.Index(text[pos:], d.Expr)
+			if i < 0 {
+				t.Fatalf("Resolve(%q): Expr %q is out of order", text, d.Expr)
+			}
+			pos += i + len(d.Expr)
+			if d.Date.Location() != time.UTC || d.Date.Hour() != 0 || d.Date.Minute() != 0 || d.Date.Second() != 0 || d.Date.Nanosecond() != 0 {
+				t.Fatalf("Resolve(%q): date %v of %q is not 00:00 UTC", text, d.Date, d.Expr)
+			}
+			switch d.Granularity {
+			case "day":
+			case "week":
+				if d.Date.Weekday() != time.Monday {
+					t.Fatalf("Resolve(%q): week %v of %q is not a Monday", text, d.Date, d.Expr)
+				}
+			case "month":
+				if d.Date.Day() != 1 {
+					t.Fatalf("Resolve(%q): month %v of %q is not a first", text, d.Date, d.Expr)
+				}
+			case "year":
+				if d.Date.Day() != 1 || d.Date.Month() != time.January {
+					t.Fatalf("Resolve(%q): year %v of %q is not 1 January", text, d.Date, d.Expr)
+				}
+			default:
+				t.Fatalf("Resolve(%q): granularity %q of %q", text, d.Granularity, d.Expr)
+			}
+			key := d.Date.String() + d.Granularity
+			if seen[key] {
+				t.Fatalf("Resolve(%q): period %s listed twice", text, key)
+			}
+			seen[key] = true
+			_ = temporal.Format(d)
+		}
+	})
+}
