@@ -100,7 +100,30 @@ func (r *run) pack(context.Context) (int, int, error) {
 		remaining -= pl.tokens - before
 	}
 	r.fitTotal()
+	r.topUp(truncated)
 	return r.liveCount(), r.packedCount(), nil
+}
+
+// topUp spends what the exact count leaves unused on the truncated
+// sections: section estimates count a token per line break, which the
+// tokenizer often merges with the text before it, so a full section is
+// usually a few tokens per line short of its share.
+func (r *run) topUp(truncated []*plan) {
+	const minSlack = 8
+	for _, pl := range truncated {
+		for range 3 {
+			slack := r.req.Budget - r.total
+			if slack < minSlack {
+				return
+			}
+			before := len(pl.packed)
+			r.fill(pl, pl.tokens+slack)
+			r.fitTotal()
+			if len(pl.packed) <= before {
+				break
+			}
+		}
+	}
 }
 
 // sepTokens is the cost of the blank line between sections.
