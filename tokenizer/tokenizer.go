@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -23,40 +24,86 @@ func init() {
 	// them in a temp dir. Swapping the process-wide loader here, before any
 	// encoding can be requested through this package, is what makes counts
 	// work on machines with no network.
-	tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader())
+	tiktoken.SetBpeLoader(embeddedRanks)
+}
+
+// embeddedRanks is the loader installed in tiktoken-go, and the one the
+// fast encoders get their ranks from.
+var embeddedRanks = &ranksLoader{files: map[string]map[string]int{}}
+
+// ranksLoader reads the rank files embedded in tiktoken-go-loader, as that
+// package's offline loader does, and keeps each map it parses: tiktoken-go
+// keeps the map for the life of the process anyway, and handing the fast
+// encoder the very same map instead of a second parse saves a few hundred
+// milliseconds and 5-10 MB per encoding. The maps are only read once
+// loaded. It holds at most one entry per rank file tiktoken-go knows.
+type ranksLoader struct {
+	mu    sync.Mutex
+	files map[string]map[string]int // by base name, e.g. "cl100k_base.tiktoken"
+}
+
+// LoadTiktokenBpe returns the ranks in the embedded copy of file, a URL or
+// path whose base name is one of tiktoken's rank files.
+func (l *ranksLoader) LoadTiktokenBpe(file string) (map[string]int, error) {
+	name := path.Base(file)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ranks, ok := l.files[name]; ok {
+		return ranks, nil
+	}
+	ranks, err := tiktokenloader.NewOfflineLoader().LoadTiktokenBpe(name)
+	if err != nil {
+		return nil, err
+	}
+	l.files[name] = ranks
+	return ranks, nil
 }
 
 // encoding is one lazily loaded, process-wide encoding. The map below is
 // never written after init, so only the sync.Once needs synchronisation.
 type encoding struct {
+	next func(s string, i int) int // the encoding's pre-tokenizer
+
 	once sync.Once
 	tk   *tiktoken.Tiktoken
+	enc  *encoder
 	err  error
 }
 
 var encodings = map[string]*encoding{
-	CL100KBase: {},
-	O200KBase:  {},
+	CL100KBase: {next: nextCL100K},
+	O200KBase:  {next: nextO200K},
 }
 
-// load returns the shared encoding, building it on first use. tiktoken-go
-// caches the parsed ranks but rebuilds its decoder map and sorted token table
-// on every GetEncoding call, so caching the *Tiktoken here is what keeps New
-// cheap after the first call.
-func (e *encoding) load(name string) (*tiktoken.Tiktoken, error) {
+// load builds the shared encoding on first use. tiktoken-go caches the
+// parsed ranks but rebuilds its decoder map and sorted token table on every
+// GetEncoding call, so caching the *Tiktoken here is what keeps New cheap
+// after the first call.
+func (e *encoding) load(name string) error {
 	e.once.Do(func() {
-		e.tk, e.err = tiktoken.GetEncoding(name)
+		if e.tk, e.err = tiktoken.GetEncoding(name); e.err != nil {
+			return
+		}
+		// Usually tiktoken-go has just loaded these through embeddedRanks,
+		// and this returns the same map.
+		ranks, err := embeddedRanks.LoadTiktokenBpe(name + ".tiktoken")
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.enc = newEncoder(ranks, e.next)
 	})
-	return e.tk, e.err
+	return e.err
 }
 
 // Tokenizer counts and cuts text in one BPE encoding. The zero value is not
 // usable; get one from New or ForModel. A Tokenizer is safe for concurrent
-// use: tiktoken-go's tables are read-only after loading and its regexp2
-// matchers are documented as safe for concurrent use.
+// use: the rank tables are read-only after loading, the piece cache is
+// lock-free, and tiktoken-go's decoder (used by Decode) is read-only too.
 type Tokenizer struct {
 	name string
-	tk   *tiktoken.Tiktoken
+	tk   *tiktoken.Tiktoken // decodes
+	enc  *encoder           // encodes and counts, exactly as tk would
 }
 
 // New returns a Tokenizer for the named encoding, cl100k_base or o200k_base.
@@ -69,11 +116,10 @@ func New(encodingName string) (*Tokenizer, error) {
 		return nil, tenure.Errorf(tenure.CodeInvalid, "tokenizer",
 			"unknown encoding %q (allowed: %s, %s)", encodingName, CL100KBase, O200KBase)
 	}
-	tk, err := e.load(encodingName)
-	if err != nil {
+	if err := e.load(encodingName); err != nil {
 		return nil, fmt.Errorf("load encoding %s: %w", encodingName, tenure.Internal("load embedded BPE ranks", err))
 	}
-	return &Tokenizer{name: encodingName, tk: tk}, nil
+	return &Tokenizer{name: encodingName, tk: e.tk, enc: e.enc}, nil
 }
 
 // modelFamilies maps model-name families to encodings. A family matches the
@@ -126,12 +172,14 @@ func (t *Tokenizer) Name() string { return t.name }
 
 // Encode returns the token ids of s, treating special-token text as ordinary
 // text. Invalid UTF-8 bytes are encoded as U+FFFD, as a Python caller
-// decoding the same bytes with errors="replace" would see them.
+// decoding the same bytes with errors="replace" would see them. The ids are
+// those tiktoken-go's EncodeOrdinary returns, computed without its regexp2
+// pre-tokenizer.
 func (t *Tokenizer) Encode(s string) []int {
 	if s == "" {
 		return nil
 	}
-	return t.tk.EncodeOrdinary(s)
+	return t.enc.encode(s)
 }
 
 // Decode returns the text of tokens. A slice that ends inside a multi-byte
@@ -145,12 +193,14 @@ func (t *Tokenizer) Decode(tokens []int) string {
 }
 
 // Count returns the number of tokens in s, exactly as tiktoken's
-// get_encoding(name).encode(s, disallowed_special=()) counts them.
+// get_encoding(name).encode(s, disallowed_special=()) counts them. It does
+// not allocate for valid UTF-8 once the pieces of s have been seen before,
+// unless one is longer than 64 bytes.
 func (t *Tokenizer) Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	return len(t.tk.EncodeOrdinary(s))
+	return t.enc.count(s)
 }
 
 // Truncate returns the longest prefix of s that ends on a token boundary,
@@ -177,11 +227,11 @@ func (t *Tokenizer) Truncate(s string, max int) string {
 	valid := utf8.ValidString(s)
 	for window := (max + headSlack) * 8; window < len(s); window *= 2 {
 		head := s[:t.cut(s, valid, window)]
-		if ids := t.tk.EncodeOrdinary(head); len(ids) > max+headSlack {
+		if ids := t.enc.encode(head); len(ids) > max+headSlack {
 			return t.cutIDs(head, valid, ids, max)
 		}
 	}
-	ids := t.tk.EncodeOrdinary(s)
+	ids := t.enc.encode(s)
 	if len(ids) <= max {
 		return s
 	}

@@ -488,13 +488,26 @@ func TestConcurrentUse(t *testing.T) {
 
 const sentence = "The context compiler packs the highest-ranked memory objects into a token budget, counted with the same byte-pair encoding that the target model itself uses."
 
+// mixed is a chat message in several scripts, with emoji, contractions and
+// a whitespace run, all of which take the splitter off its ASCII path.
+const mixed = "Réunion à 14h30 avec l'équipe — 会议室 B 😀👍🏽, don't forget: ¡Hola! Привет, мир. IT'S \"DONE\"\n\n  - ✅ नमस्ते"
+
 func BenchmarkCount(b *testing.B) {
 	long := readFile(b, "long.txt")
 	for _, name := range encodingNames {
 		tk := mustNew(b, name)
-		// run-16KB is the slow case: one 16 KB pre-token, which tiktoken-go
-		// merges in quadratic time.
-		for _, in := range []struct{ label, s string }{{"sentence", sentence}, {"long", long}, {"run-16KB", strings.Repeat("x", 16<<10)}} {
+		// The runs are the slow cases: one pre-token as long as the text,
+		// which tiktoken-go merges in quadratic time (16 KB took it 0.2 s,
+		// so 1 MB would take many minutes) and Count in O(n log n).
+		for _, in := range []struct{ label, s string }{
+			{"sentence", sentence},
+			{"mixed", mixed},
+			{"long", long},
+			{"run-16KB", strings.Repeat("x", 16<<10)},
+			{"run-1MB-a", strings.Repeat("a", 1<<20)},
+			{"run-1MB-spaces", strings.Repeat(" ", 1<<20)},
+			{"run-1MB-invalid", strings.Repeat("\xff", 1<<20)},
+		} {
 			b.Run(name+"/"+in.label, func(b *testing.B) {
 				b.SetBytes(int64(len(in.s)))
 				n := 0
@@ -502,6 +515,25 @@ func BenchmarkCount(b *testing.B) {
 					n = tk.Count(in.s)
 				}
 				b.ReportMetric(float64(n), "tokens/op")
+			})
+		}
+	}
+}
+
+// BenchmarkCountParallel counts from every P at once, as concurrent
+// requests do, so a lock in the counting path shows up as lost throughput.
+func BenchmarkCountParallel(b *testing.B) {
+	long := readFile(b, "long.txt")
+	for _, name := range encodingNames {
+		tk := mustNew(b, name)
+		for _, in := range []struct{ label, s string }{{"sentence", sentence}, {"mixed", mixed}, {"long", long}} {
+			b.Run(name+"/"+in.label, func(b *testing.B) {
+				b.SetBytes(int64(len(in.s)))
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						tk.Count(in.s)
+					}
+				})
 			})
 		}
 	}
