@@ -4,11 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/eval"
@@ -85,7 +82,7 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 	if c.ablation {
 		opt.Variants = eval.Ablations
 	}
-	if bar := c.bar(sio, len(convs), "locomo"); bar != nil {
+	if bar := newBar(progressOut(sio, c.noProgress), len(convs), "locomo"); bar != nil {
 		opt.Progress = func(done, _ int) { _ = bar.Set(done) }
 		defer bar.Finish()
 	}
@@ -97,16 +94,6 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 		return writeJSON(sio.out, rep)
 	}
 	return rep.WriteTable(sio.out)
-}
-
-// bar returns a progress bar on stderr when it is a terminal.
-func (c *evalCmd) bar(sio stdio, n int, what string) *progressbar.ProgressBar {
-	f, ok := sio.err.(*os.File)
-	if c.noProgress || !ok || !isTerminal(f) {
-		return nil
-	}
-	return progressbar.NewOptions(n, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 }
 
 // positiveInts parses a comma-separated list of integers in 1..limit.
@@ -136,7 +123,7 @@ func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 		return err
 	}
 	opt := eval.BenchOptions{Corpus: convs, Sizes: sizes, Queries: c.queries, TempDir: c.dir}
-	if f, ok := sio.err.(*os.File); ok && !c.noProgress && isTerminal(f) {
+	if f := progressOut(sio, c.noProgress); f != nil {
 		opt.Progress = func(step string) { fmt.Fprintf(f, "bench: %s…\n", step) }
 	}
 	rep, err := eval.RunBench(ctx, opt)

@@ -112,23 +112,12 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 // progressMin is the smallest import that gets a progress bar.
 const progressMin = 2000
 
-// progress returns a bar on stderr when it is a terminal and the import is
-// long enough to be worth one.
+// progress returns a bar for an import long enough to be worth one.
 func (c *ingestCmd) progress(sio stdio, n int) *progressbar.ProgressBar {
-	f, ok := sio.err.(*os.File)
-	if c.noProgress || !ok || n < progressMin || !isTerminal(f) {
+	if n < progressMin {
 		return nil
 	}
-	return progressbar.NewOptions(n, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("ingest"),
-		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("msg"),
-		progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-}
-
-// isTerminal reports whether f is a terminal (progress bars are for
-// people, not for logs and pipes).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return newBar(progressOut(sio, c.noProgress), n, "ingest", progressbar.OptionShowIts(), progressbar.OptionSetItsString("msg"))
 }
 
 // messageLine is one line of a JSONL import: a message without the fields
