@@ -101,3 +101,12 @@ func (s *StateItem) Validate() error {
 	}
 	return nil
 }
+
+// Expansion is a state item with the messages it was extracted from: what
+// EXPAND returns.
+type Expansion struct {
+	Item     StateItem `json:"item"`
+	Messages []Message `json:"messages"`
+	// Missing lists refs whose message is gone or not visible.
+	Missing []string `json:"missing,omitempty"`
+}

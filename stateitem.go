@@ -1,0 +1,169 @@
+package tenure
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// stateUIDPrefix is the uid prefix of each state item type.
+var stateUIDPrefix = map[StateType]string{
+	StateDecision: "d_", StateConstraint: "c_", StateAction: "a_",
+	StateQuestion: "q_", StateRisk: "r_",
+}
+
+var (
+	bulletPrefix = regexp.MustCompile(`^(?:[-*•·‣◦]+|\d+[.)])\s+`)
+	quoteChars   = strings.NewReplacer(`"`, "", "'", "", "“", "", "”", "", "‘", "", "’", "", "`", "", "«", "", "»", "")
+)
+
+// NormalizeStateText is the canonical form a state item's text is compared
+// and hashed in: NFC, lowercase, quotes and leading bullets removed,
+// whitespace collapsed and trimmed.
+func NormalizeStateText(s string) string {
+	s = norm.NFC.String(s)
+	s = strings.ToLower(s)
+	s = quoteChars.Replace(s)
+	s = strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+	for {
+		t := bulletPrefix.ReplaceAllString(s, "")
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return strings.TrimSpace(s)
+}
+
+// StateUID is a state item's deterministic uid: the type's prefix (d_, c_,
+// a_, q_, r_) and the first 12 hex digits of sha256("type:normalized text").
+func StateUID(t StateType, text string) string {
+	sum := sha256.Sum256([]byte(string(t) + ":" + NormalizeStateText(text)))
+	return stateUIDPrefix[t] + hex.EncodeToString(sum[:])[:12]
+}
+
+// DefaultStateStatus is the status a new item of type t starts in.
+func DefaultStateStatus(t StateType) string {
+	st := StateStatuses[t]
+	if len(st) == 0 {
+		return ""
+	}
+	return st[len(st)-1]
+}
+
+// MergeStateStatus returns the stronger of two statuses of type t by the
+// merge precedence of StateStatuses (superseded > done > blocked > open for
+// actions, superseded > answered > open for questions, superseded > active
+// otherwise). An unknown status loses to a known one.
+func MergeStateStatus(t StateType, a, b string) string {
+	order := StateStatuses[t]
+	ia, ib := slices.Index(order, a), slices.Index(order, b)
+	switch {
+	case ia < 0:
+		return b
+	case ib < 0 || ia <= ib:
+		return a
+	default:
+		return b
+	}
+}
+
+// MaxConfidence returns the higher of two confidence levels.
+func MaxConfidence(a, b Confidence) Confidence {
+	if slices.Index(Confidences, b) > slices.Index(Confidences, a) {
+		return b
+	}
+	return a
+}
+
+// SupersessionTriggers are the phrases that signal that a statement
+// replaces an earlier one. "actually" and "correction" are deliberately
+// absent: they are too common in ordinary speech.
+var SupersessionTriggers = []string{"instead", "replaced", "switched", "changed to", "no longer"}
+
+// SupersessionTrigger returns the first trigger phrase present in text as a
+// whole word or phrase, or "".
+func SupersessionTrigger(text string) string {
+	return firstPhrase(NormalizeStateText(text), SupersessionTriggers)
+}
+
+// ReplacementVerbs are the verbs a superseding decision must use.
+var ReplacementVerbs = []string{"use", "uses", "using", "choose", "chose", "switch", "switched",
+	"switching", "go with", "going with", "adopt", "adopted", "adopting"}
+
+// HasReplacementVerb reports whether text contains a replacement verb.
+func HasReplacementVerb(text string) bool {
+	return firstPhrase(NormalizeStateText(text), ReplacementVerbs) != ""
+}
+
+// firstPhrase returns the first phrase that occurs in s on word boundaries.
+func firstPhrase(s string, phrases []string) string {
+	words := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	padded := " " + strings.Join(words, " ") + " "
+	for _, p := range phrases {
+		if strings.Contains(padded, " "+p+" ") {
+			return p
+		}
+	}
+	return ""
+}
+
+// Coerce repairs what can be repaired in an extracted item and reports what
+// it changed: an unknown status becomes the type's default and an unknown
+// confidence becomes medium, and either lowers the confidence to low. The
+// text is trimmed, topic tags are normalized to at most three short
+// lowercase labels, duplicate refs are dropped and the uid is recomputed.
+// Coerce does not repair an unknown type or empty text; Validate reports
+// those.
+func (s *StateItem) Coerce() []string {
+	var fixed []string
+	s.Text = strings.TrimSpace(s.Text)
+	if st := StateStatuses[s.Type]; st != nil && !slices.Contains(st, s.Status) {
+		fixed = append(fixed, "status")
+		s.Status = DefaultStateStatus(s.Type)
+		s.Confidence = ConfidenceLow
+	}
+	if !slices.Contains(Confidences, s.Confidence) {
+		fixed = append(fixed, "confidence")
+		s.Confidence = ConfidenceLow
+	}
+	s.TopicTags = normalizeTags(s.TopicTags)
+	s.Refs = dedupe(s.Refs)
+	if _, ok := stateUIDPrefix[s.Type]; ok && s.Text != "" {
+		s.UID = StateUID(s.Type, s.Text)
+	}
+	return fixed
+}
+
+// maxTopicTags is how many topic tags an item keeps.
+const maxTopicTags = 3
+
+func normalizeTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		t = strings.Join(strings.Fields(strings.ToLower(quoteChars.Replace(t))), "-")
+		if t == "" || len(t) > 40 || slices.Contains(out, t) {
+			continue
+		}
+		out = append(out, t)
+		if len(out) == maxTopicTags {
+			break
+		}
+	}
+	return out
+}
+
+func dedupe(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
