@@ -110,3 +110,10 @@ type Expansion struct {
 	// Missing lists refs whose message is gone or not visible.
 	Missing []string `json:"missing,omitempty"`
 }
+
+// ExpandRequest names the state item to expand. ThreadID may be empty when
+// the uid is unique among the threads the caller can see.
+type ExpandRequest struct {
+	UID      string `json:"uid"`
+	ThreadID string `json:"thread_id,omitempty"`
+}
