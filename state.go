@@ -117,3 +117,37 @@ type ExpandRequest struct {
 	UID      string `json:"uid"`
 	ThreadID string `json:"thread_id,omitempty"`
 }
+
+// Watermark is how far a background channel (state extraction, rolling
+// summaries) has read a thread: every message up to and including
+// MessageID, ordered by (created_at, append position), has been applied.
+type Watermark struct {
+	ThreadID  string    `json:"thread_id"`
+	Channel   string    `json:"channel"`
+	CreatedAt time.Time `json:"created_at"`
+	MessageID string    `json:"message_id"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// ExtractionResult reports one state extraction run over a thread.
+type ExtractionResult struct {
+	ThreadID  string `json:"thread_id"`
+	Extractor string `json:"extractor,omitempty"`
+	// Messages is how many new messages the batch held.
+	Messages int `json:"messages"`
+	// Watermark is the thread's watermark after the run.
+	Watermark       *Watermark `json:"watermark,omitempty"`
+	ItemsExtracted  int        `json:"items_extracted"`
+	ItemsInserted   int        `json:"items_inserted"`
+	ItemsMerged     int        `json:"items_merged"`
+	ItemsSuperseded int        `json:"items_superseded"`
+	ItemsConflicted int        `json:"items_conflicted"`
+	ItemsDropped    int        `json:"items_dropped"`
+	FactsWritten    int        `json:"facts_written"`
+	// Dropped counts dropped candidates by reason.
+	Dropped    map[string]int `json:"dropped,omitempty"`
+	DurationMS int64          `json:"duration_ms"`
+	// SkippedReason says why nothing was extracted: no_new_messages,
+	// no_user_messages.
+	SkippedReason string `json:"skipped_reason,omitempty"`
+}

@@ -61,7 +61,7 @@ func (r *run) temporal(context.Context) (int, int, error) {
 			r.omit(it, OmitOverridden)
 		case o.Status == tenure.StatusArchived || o.Status == tenure.StatusCleared:
 			r.omit(it, OmitArchived)
-		case !o.Holds():
+		case !o.Holds(), o.StateItem != nil && o.StateItem.Status == "superseded":
 			r.omit(it, OmitSuperseded)
 		case r.at.Before(o.ValidFrom):
 			r.omit(it, OmitNotYetValid)

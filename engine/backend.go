@@ -33,6 +33,20 @@ type Backend interface {
 	// MessageCandidates returns the best full-text matches and their
 	// neighbours (see MessageCandidateFilter).
 	MessageCandidates(ctx context.Context, tenant string, f MessageCandidateFilter) ([]tenure.ScoredMessage, error)
+	// MessagesByID returns the messages of a thread with the given ids
+	// within the user and project, in thread order; unknown ids are left
+	// out.
+	MessagesByID(ctx context.Context, tenant string, f MessageIDs) ([]tenure.Message, error)
+	// Watermark returns a thread's watermark for channel (false: none).
+	Watermark(ctx context.Context, tenant, thread, channel string) (tenure.Watermark, bool, error)
+}
+
+// MessageIDs selects messages of one thread by id.
+type MessageIDs struct {
+	ThreadID  string
+	IDs       []string
+	UserID    string
+	ProjectID string
 }
 
 // MessageList selects a thread's messages ordered by (created_at, append position),
@@ -143,6 +157,11 @@ type Tx interface {
 	// inserted[i] is false when a message with that thread and id already
 	// existed, in which case existing[i] holds it.
 	InsertMessages(ctx context.Context, tenant string, msgs []NewMessage, sessionGap time.Duration) (inserted []bool, existing []tenure.Message, err error)
+	// Watermark reads a thread's watermark for channel inside the
+	// transaction (false: none).
+	Watermark(ctx context.Context, tenant, thread, channel string) (tenure.Watermark, bool, error)
+	// SetWatermark stores a thread's watermark for w.Channel.
+	SetWatermark(ctx context.Context, tenant string, w tenure.Watermark) error
 	Commit() error
 	Rollback() error
 }

@@ -35,6 +35,8 @@ type Options struct {
 	// SessionGap starts a new session for messages without a session id
 	// after this much silence (default DefaultSessionGap).
 	SessionGap time.Duration
+	// State configures structured-state extraction.
+	State StateOptions
 }
 
 // Engine applies Tenure's semantics over a Backend.

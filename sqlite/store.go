@@ -25,6 +25,8 @@ type Options struct {
 	// BusyTimeout is how long a writer waits for another process's write
 	// lock (default 5s).
 	BusyTimeout time.Duration
+	// State configures structured-state extraction.
+	State engine.StateOptions
 }
 
 // Store is the embedded SQLite store.
@@ -47,7 +49,7 @@ func New(path string, opt Options) *Store {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Store{path: path, opt: opt}
-	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, Hierarchy: opt.Hierarchy, Logger: opt.Logger})
+	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, Hierarchy: opt.Hierarchy, Logger: opt.Logger, State: opt.State})
 	return s
 }
 
@@ -123,3 +125,8 @@ func (s *Store) Close() error {
 func (s *Store) DB() *sql.DB { return s.r }
 
 var errClosed = &tenure.Error{Code: tenure.CodeUnavailable, Message: "store is not open"}
+
+// Backend returns the engine backend over this store's database, for
+// building an engine with other options or wrapping it (fault injection in
+// tests).
+func (s *Store) Backend() engine.Backend { return (*backend)(s) }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/storetest"
 )
@@ -75,5 +76,16 @@ func TestOpenBadPath(t *testing.T) {
 func TestMessageConformance(t *testing.T) {
 	storetest.RunMessages(t, func(t *testing.T, now func() time.Time) storetest.MessageStore {
 		return open(t, filepath.Join(t.TempDir(), "tenure.db"), now)
+	})
+}
+
+func TestStateConformance(t *testing.T) {
+	storetest.RunState(t, func(t *testing.T, now func() time.Time, opt engine.StateOptions) storetest.StateStore {
+		st := sqlite.New(filepath.Join(t.TempDir(), "tenure.db"), sqlite.Options{Now: now, State: opt})
+		if err := st.Open(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
 	})
 }

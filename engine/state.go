@@ -1,0 +1,453 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/reconcile"
+	"github.com/tenure-dev/tenure/retrieve"
+)
+
+// StateChannel is the watermark channel of state extraction.
+const StateChannel = "state"
+
+// Defaults for StateOptions.
+const (
+	DefaultStateMaxMessages   = 50
+	DefaultStateMaxCandidates = 25
+	DefaultStateTimeout       = 15 * time.Second
+)
+
+// StateOptions configures structured-state extraction. The zero value
+// works.
+type StateOptions struct {
+	// MaxMessages caps the messages one run reads (default 50).
+	MaxMessages int
+	// MaxCandidates caps the candidates one run reconciles (default 25);
+	// the rest are dropped as over_cap.
+	MaxCandidates int
+	// Thresholds are the similarity bands (default 0.92 / 0.85 / +0.02).
+	Thresholds reconcile.StateThresholds
+	// Timeout bounds the extractor's wall-clock time (default 15s).
+	Timeout time.Duration
+	// Embedder compares items for merge, supersede and conflict (default:
+	// the hashed n-gram embedder, which needs no model).
+	Embedder Embedder
+}
+
+// Embedder turns texts into vectors.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+func (o StateOptions) withDefaults() StateOptions {
+	if o.MaxMessages <= 0 {
+		o.MaxMessages = DefaultStateMaxMessages
+	}
+	if o.MaxCandidates <= 0 {
+		o.MaxCandidates = DefaultStateMaxCandidates
+	}
+	o.Thresholds = o.Thresholds.WithDefaults()
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultStateTimeout
+	}
+	if o.Embedder == nil {
+		o.Embedder = retrieve.NewHashEmbedder(0)
+	}
+	return o
+}
+
+// StateKey is the key a thread's state item is filed under.
+func StateKey(thread, uid string) string { return "state/" + thread + "/" + uid }
+
+// ExtractState reads the thread's messages after its state watermark,
+// asks x for candidates and reconciles them deterministically into the
+// thread's state items (and writes extracted facts as objects). The
+// watermark advances in the same transaction as the writes, so a failure
+// anywhere leaves both untouched and the next run sees the same messages.
+// Batches without a user message are skipped and not consumed. Errors:
+// those of the extractor (nothing written), CodeConflict when another
+// extraction of the thread committed meanwhile, CodeInvalid for a bad
+// thread id.
+func (e *Engine) ExtractState(ctx context.Context, p tenure.Principal, thread string, x extract.Extractor) (tenure.ExtractionResult, error) {
+	start := time.Now()
+	res := tenure.ExtractionResult{ThreadID: thread, Extractor: fmt.Sprintf("%T", x)}
+	err := e.extractState(ctx, p, thread, x, &res)
+	res.DurationMS = time.Since(start).Milliseconds()
+	log := e.opt.Logger.With("thread", thread, "messages", res.Messages, "inserted", res.ItemsInserted,
+		"merged", res.ItemsMerged, "superseded", res.ItemsSuperseded, "conflicted", res.ItemsConflicted,
+		"dropped", res.ItemsDropped, "facts", res.FactsWritten, "duration_ms", res.DurationMS, "skipped", res.SkippedReason)
+	if err != nil {
+		log.Warn("state.extraction.failed", "err", err)
+		return res, fmt.Errorf("extract state: %w", err)
+	}
+	log.Info("state.extraction.complete")
+	return res, nil
+}
+
+func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread string, x extract.Extractor, res *tenure.ExtractionResult) error {
+	opt := e.opt.State.withDefaults()
+	p, s, _, err := e.readPoint(p, tenure.Read{})
+	if err != nil {
+		return err
+	}
+	if thread == "" {
+		return tenure.Errorf(tenure.CodeInvalid, "thread_id", "required")
+	}
+	wm, had, err := e.b.Watermark(ctx, p.TenantID, thread, StateChannel)
+	if err != nil {
+		return wrap("read watermark", err)
+	}
+	list := MessageList{ThreadID: thread, UserID: s.UserID, ProjectID: s.ProjectID, Limit: opt.MaxMessages}
+	if had {
+		list.AfterID = wm.MessageID
+	}
+	msgs, err := e.b.Messages(ctx, p.TenantID, list)
+	if err != nil {
+		return wrap("read messages", err)
+	}
+	res.Messages = len(msgs)
+	switch {
+	case len(msgs) == 0:
+		res.SkippedReason = "no_new_messages"
+		return nil
+	case !slices.ContainsFunc(msgs, func(m tenure.Message) bool { return m.Role == "user" }):
+		res.SkippedReason = "no_user_messages"
+		return nil
+	}
+	existing, err := e.stateObjects(ctx, p, s, thread)
+	if err != nil {
+		return err
+	}
+	batch := extract.Batch{ThreadID: thread, Messages: msgs}
+	for _, o := range existing {
+		if o.StateItem.Status != "superseded" {
+			batch.Existing = append(batch.Existing, *o.StateItem)
+		}
+	}
+	xctx, cancel := context.WithTimeout(ctx, opt.Timeout)
+	out, err := x.Extract(xctx, batch)
+	cancel()
+	if err != nil {
+		if xctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			return tenure.Errorf(tenure.CodeTimeout, "", "extractor ran longer than %s", opt.Timeout)
+		}
+		return err
+	}
+	for reason, n := range out.Dropped {
+		res.ItemsDropped += n
+		addDrop(res, reason, n)
+	}
+	res.ItemsExtracted = len(out.Items)
+	r := &stateRun{e: e, opt: opt, res: res, thread: thread, scope: s, msgs: indexMessages(msgs)}
+	cands, err := r.prepare(ctx, out.Items, existing)
+	if err != nil {
+		return err
+	}
+	last := msgs[len(msgs)-1]
+	return e.inTx(ctx, "extract state", func(tx Tx, clk *txClock) error {
+		cur, ok, err := tx.Watermark(ctx, p.TenantID, thread, StateChannel)
+		if err != nil {
+			return err
+		}
+		if ok != had || cur.MessageID != wm.MessageID {
+			return tenure.Errorf(tenure.CodeConflict, "thread_id", "another state extraction of thread %q committed meanwhile", thread)
+		}
+		w := &writer{e: e, tx: tx, p: p, clk: clk}
+		for _, c := range cands {
+			if err := r.apply(ctx, w, c); err != nil {
+				return err
+			}
+		}
+		if err := r.writeFacts(ctx, w, out.Facts); err != nil {
+			return err
+		}
+		next := tenure.Watermark{ThreadID: thread, Channel: StateChannel, CreatedAt: last.CreatedAt, MessageID: last.ID,
+			UpdatedAt: clk.next(e.now())}
+		res.Watermark = &next
+		return tx.SetWatermark(ctx, p.TenantID, next)
+	})
+}
+
+func addDrop(res *tenure.ExtractionResult, reason string, n int) {
+	if res.Dropped == nil {
+		res.Dropped = map[string]int{}
+	}
+	res.Dropped[reason] += n
+}
+
+// stateObjects returns the latest version of every state item of the
+// thread visible to p, ordered by uid.
+func (e *Engine) stateObjects(ctx context.Context, p tenure.Principal, s tenure.Scope, thread string) ([]tenure.Object, error) {
+	objs, err := e.List(ctx, p, tenure.Filter{Scope: s, KeyPrefix: StateKey(thread, ""), Limit: 10_000})
+	if err != nil {
+		return nil, err
+	}
+	out := objs[:0]
+	for _, o := range objs {
+		if o.StateItem != nil && o.Current() {
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].StateItem.UID < out[j].StateItem.UID })
+	return out, nil
+}
+
+func indexMessages(msgs []tenure.Message) map[string]*tenure.Message {
+	m := make(map[string]*tenure.Message, len(msgs))
+	for i := range msgs {
+		m[msgs[i].ID] = &msgs[i]
+	}
+	return m
+}
+
+// stateRun is one extraction's reconciliation state.
+type stateRun struct {
+	e      *Engine
+	opt    StateOptions
+	res    *tenure.ExtractionResult
+	thread string
+	scope  tenure.Scope
+	msgs   map[string]*tenure.Message
+	// items are the thread's state objects by uid, updated as the run
+	// writes, so that later candidates see earlier ones.
+	items map[string]*stateEntry
+	order []string
+}
+
+type stateEntry struct {
+	obj tenure.Object
+	vec []float32
+}
+
+type stateCandidate struct {
+	item    tenure.StateItem
+	vec     []float32
+	userRef string
+}
+
+// prepare validates refs, applies the candidate cap and embeds the
+// candidates and existing items.
+func (r *stateRun) prepare(ctx context.Context, cands []extract.Candidate, existing []tenure.Object) ([]stateCandidate, error) {
+	var out []stateCandidate
+	for i, c := range cands {
+		if i >= r.opt.MaxCandidates {
+			r.drop("over_cap")
+			continue
+		}
+		it := c.Item
+		it.Refs = slices.DeleteFunc(slices.Clone(it.Refs), func(id string) bool { return r.msgs[id] == nil })
+		if len(it.Refs) == 0 {
+			r.drop("no_valid_refs")
+			continue
+		}
+		it.Coerce()
+		if it.Confidence == "" {
+			it.Confidence = tenure.ConfidenceMedium
+		}
+		if err := it.Validate(); err != nil {
+			r.drop("invalid")
+			continue
+		}
+		it.ThreadID = r.thread
+		sc := stateCandidate{item: it}
+		for _, id := range it.Refs {
+			if m := r.msgs[id]; m.Role == "user" {
+				sc.userRef = id
+				break
+			}
+		}
+		out = append(out, sc)
+	}
+	texts := make([]string, 0, len(out)+len(existing))
+	for _, c := range out {
+		texts = append(texts, c.item.Text)
+	}
+	for _, o := range existing {
+		texts = append(texts, o.StateItem.Text)
+	}
+	vecs, err := r.opt.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed state items: %w", err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, tenure.Errorf(tenure.CodeInternal, "", "embedder returned %d vectors for %d texts", len(vecs), len(texts))
+	}
+	for i := range out {
+		out[i].vec = vecs[i]
+	}
+	r.items = map[string]*stateEntry{}
+	for i, o := range existing {
+		r.items[o.StateItem.UID] = &stateEntry{obj: o, vec: vecs[len(out)+i]}
+		r.order = append(r.order, o.StateItem.UID)
+	}
+	return out, nil
+}
+
+func (r *stateRun) drop(reason string) {
+	r.res.ItemsDropped++
+	addDrop(r.res, reason, 1)
+}
+
+// newest is the creation time of the newest message among refs.
+func (r *stateRun) newest(refs []string) time.Time {
+	var t time.Time
+	for _, id := range refs {
+		if m := r.msgs[id]; m != nil && m.CreatedAt.After(t) {
+			t = m.CreatedAt
+		}
+	}
+	return t
+}
+
+// apply reconciles one candidate and writes the outcome.
+func (r *stateRun) apply(ctx context.Context, w *writer, c stateCandidate) error {
+	matches := make([]reconcile.StateMatch, 0, len(r.order))
+	for _, uid := range r.order {
+		ent := r.items[uid]
+		matches = append(matches, reconcile.StateMatch{Item: ent.obj.StateItem, Cosine: float64(retrieve.Cosine(c.vec, ent.vec))})
+	}
+	d := reconcile.DecideState(r.opt.Thresholds, &c.item, c.userRef, matches)
+	newest := r.newest(c.item.Refs)
+	switch d.Action {
+	case reconcile.StateSkip:
+		r.drop("superseded_duplicate")
+		return nil
+	case reconcile.StateMerge:
+		merged := reconcile.MergeState(d.Target, &c.item, newest)
+		r.res.ItemsMerged++
+		return r.update(ctx, w, merged)
+	case reconcile.StateSupersede:
+		old := *d.Target
+		old.Status = "superseded"
+		old.ReplacedBy = c.item.UID
+		old.SupersessionEvidence = d.Evidence
+		old.Conflict = false
+		r.res.ItemsSuperseded++
+		if err := r.update(ctx, w, old); err != nil {
+			return err
+		}
+		c.item.Conflict = false
+	case reconcile.StateConflict:
+		old := *d.Target
+		old.Conflict = true
+		r.res.ItemsConflicted++
+		if err := r.update(ctx, w, old); err != nil {
+			return err
+		}
+		c.item.Conflict = true
+	}
+	now := w.clk.next(r.e.now())
+	c.item.CreatedAt, c.item.LastSeenAt = now, newest
+	r.res.ItemsInserted++
+	return r.insert(ctx, w, c)
+}
+
+// stateObject is the object a new state item rides on.
+func (r *stateRun) stateObject(it tenure.StateItem) tenure.Object {
+	return tenure.Object{
+		Key:       StateKey(r.thread, it.UID),
+		Content:   it.Text,
+		Source:    "extraction",
+		UserID:    r.scope.UserID,
+		ProjectID: r.scope.ProjectID,
+		ValidFrom: it.LastSeenAt,
+		StateItem: &it,
+	}
+}
+
+func (r *stateRun) insert(ctx context.Context, w *writer, c stateCandidate) error {
+	if c.item.Source == "" {
+		c.item.Source = "extraction"
+	}
+	wr, err := w.put(ctx, r.stateObject(c.item))
+	if err != nil {
+		return fmt.Errorf("insert state item %s: %w", c.item.UID, err)
+	}
+	r.items[c.item.UID] = &stateEntry{obj: wr.Object, vec: c.vec}
+	r.order = append(r.order, c.item.UID)
+	return nil
+}
+
+// update writes a new version of an existing item's object.
+func (r *stateRun) update(ctx context.Context, w *writer, it tenure.StateItem) error {
+	ent := r.items[it.UID]
+	o := ent.obj.Clone()
+	o.StateItem = &it
+	wr, err := w.put(ctx, o)
+	if err != nil {
+		return fmt.Errorf("update state item %s: %w", it.UID, err)
+	}
+	ent.obj = wr.Object
+	return nil
+}
+
+// writeFacts stores profile and people facts as keyed objects, so that a
+// later statement of the same attribute supersedes an earlier one through
+// ordinary reconciliation (multi-valued attributes are keyed by value).
+func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fact) error {
+	for _, f := range facts {
+		f.Refs = slices.DeleteFunc(slices.Clone(f.Refs), func(id string) bool { return r.msgs[id] == nil })
+		if len(f.Refs) == 0 || f.Subject == "" || f.Attribute == "" || f.Text == "" {
+			r.drop("invalid_fact")
+			continue
+		}
+		valid := r.newest(f.Refs)
+		if f.ValidFrom != nil {
+			valid = *f.ValidFrom
+		}
+		o := tenure.Object{
+			Key:                FactKey(f),
+			Content:            f.Text,
+			Source:             "extraction",
+			UserID:             r.scope.UserID,
+			ProjectID:          r.scope.ProjectID,
+			ValidFrom:          valid,
+			CanonicalEntityIDs: []string{"person:" + slug(f.Subject)},
+		}
+		if f.Kind == extract.FactProfile && multiValued[f.Attribute] {
+			o.ObjectType = tenure.TypePreference
+		}
+		if _, err := w.put(ctx, o); err != nil {
+			if tenure.ErrorCode(err) == tenure.CodeInvalid {
+				r.drop("invalid_fact")
+				continue
+			}
+			return fmt.Errorf("write fact %q: %w", o.Key, err)
+		}
+		r.res.FactsWritten++
+	}
+	return nil
+}
+
+// multiValued attributes hold many values at once; a new value adds to the
+// old ones instead of replacing them.
+var multiValued = map[string]bool{"likes": true, "dislikes": true, "has": true, "plans": true, "enjoys": true,
+	"hobby": true, "favorite": true, "relation": true}
+
+// FactKey is the key a fact is filed under: "profile/<subject>/<attribute>",
+// with "/<value>" appended for multi-valued attributes.
+func FactKey(f extract.Fact) string {
+	k := "profile/" + slug(f.Subject) + "/" + slug(f.Attribute)
+	if multiValued[f.Attribute] {
+		k += "/" + slug(f.Value)
+	}
+	return k
+}
+
+func slug(s string) string {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r > 127)
+	})
+	out := strings.Join(words, "_")
+	if len(out) > 60 {
+		out = out[:60]
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package tenure_test
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/tenure-dev/tenure"
+)
+
+func TestNormalizeStateText(t *testing.T) {
+	for in, want := range map[string]string{
+		"  Use   PostgreSQL\tfor analytics ": "use postgresql for analytics",
+		`- "Use Redis"`:                     "use redis",
+		"• 1) Ship it":                      "ship it",
+		"Cafe\u0301 menu":                   "café menu", // NFD → NFC
+		"“Quoted” it’s":                     "quoted its",
+	} {
+		if got := tenure.NormalizeStateText(in); got != want {
+			t.Errorf("NormalizeStateText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestStateUID(t *testing.T) {
+	uid := regexp.MustCompile(`^[dcaqr]_[0-9a-f]{12}$`)
+	for typ, prefix := range map[tenure.StateType]string{tenure.StateDecision: "d_", tenure.StateConstraint: "c_",
+		tenure.StateAction: "a_", tenure.StateQuestion: "q_", tenure.StateRisk: "r_"} {
+		got := tenure.StateUID(typ, "Use Redis")
+		if !uid.MatchString(got) || got[:2] != prefix {
+			t.Errorf("StateUID(%s) = %q, want prefix %s and 12 hex digits", typ, got, prefix)
+		}
+	}
+	if a, b := tenure.StateUID(tenure.StateDecision, "Use Redis"), tenure.StateUID(tenure.StateDecision, ` - "use  redis" `); a != b {
+		t.Errorf("uids differ for texts with the same normal form: %s %s", a, b)
+	}
+	if a, b := tenure.StateUID(tenure.StateDecision, "Use Redis"), tenure.StateUID(tenure.StateRisk, "Use Redis"); a[2:] == b[2:] {
+		t.Errorf("type is not part of the hash: %s %s", a, b)
+	}
+	// Locked value: sha256("decision:use redis")[:12].
+	if got := tenure.StateUID(tenure.StateDecision, "Use Redis"); got != "d_974b5eaa6d38" {
+		t.Errorf("StateUID = %s, want d_974b5eaa6d38", got)
+	}
+}
+
+func TestMergeStateStatus(t *testing.T) {
+	for _, c := range []struct {
+		typ        tenure.StateType
+		a, b, want string
+	}{
+		{tenure.StateAction, "open", "done", "done"},
+		{tenure.StateAction, "blocked", "open", "blocked"},
+		{tenure.StateAction, "done", "blocked", "done"},
+		{tenure.StateAction, "done", "superseded", "superseded"},
+		{tenure.StateQuestion, "answered", "open", "answered"},
+		{tenure.StateDecision, "active", "superseded", "superseded"},
+		{tenure.StateRisk, "active", "bogus", "active"},
+		{tenure.StateRisk, "bogus", "active", "active"},
+	} {
+		if got := tenure.MergeStateStatus(c.typ, c.a, c.b); got != c.want {
+			t.Errorf("MergeStateStatus(%s, %s, %s) = %s, want %s", c.typ, c.a, c.b, got, c.want)
+		}
+		if got := tenure.MergeStateStatus(c.typ, c.b, c.a); got != c.want {
+			t.Errorf("MergeStateStatus is not symmetric for %s %s/%s: %s", c.typ, c.b, c.a, got)
+		}
+	}
+}
+
+func TestSupersessionSignals(t *testing.T) {
+	for text, want := range map[string]string{
+		"Use Memcached instead of Redis": "instead",
+		"We switched to Postgres":        "switched",
+		"Deadline changed to Friday":     "changed to",
+		"Redis is no longer needed":      "no longer",
+		"Actually, use Redis":            "",
+		"Correction: the budget is 5k":   "",
+		"Insteadfully wrong":             "",
+	} {
+		if got := tenure.SupersessionTrigger(text); got != want {
+			t.Errorf("SupersessionTrigger(%q) = %q, want %q", text, got, want)
+		}
+	}
+	for text, want := range map[string]bool{"Use Memcached": true, "We'll go with Kafka": true, "Adopt gRPC": true,
+		"Memcached instead": false, "Useful note": false} {
+		if got := tenure.HasReplacementVerb(text); got != want {
+			t.Errorf("HasReplacementVerb(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestStateItemCoerce(t *testing.T) {
+	it := tenure.StateItem{Type: tenure.StateAction, Text: "  Ship it ", Status: "in-progress", Confidence: tenure.ConfidenceHigh,
+		TopicTags: []string{"Release Plan", "release plan", "a", "b", "c"}, Refs: []string{"m1", "m1", " ", "m2"}}
+	fixed := it.Coerce()
+	if !slices.Equal(fixed, []string{"status"}) || it.Status != "open" || it.Confidence != tenure.ConfidenceLow {
+		t.Errorf("coerce fixed %v → status %s confidence %s; want status fixed to open with low confidence", fixed, it.Status, it.Confidence)
+	}
+	if !slices.Equal(it.TopicTags, []string{"release-plan", "a", "b"}) || !slices.Equal(it.Refs, []string{"m1", "m2"}) || it.Text != "Ship it" {
+		t.Errorf("coerce → tags %v refs %v text %q", it.TopicTags, it.Refs, it.Text)
+	}
+	if it.UID != tenure.StateUID(tenure.StateAction, "Ship it") {
+		t.Errorf("uid %s not recomputed", it.UID)
+	}
+	if err := it.Validate(); err != nil {
+		t.Errorf("coerced item does not validate: %v", err)
+	}
+	ok := tenure.StateItem{Type: tenure.StateRisk, Text: "x", Status: "active", Confidence: tenure.ConfidenceMedium}
+	if fixed := ok.Coerce(); len(fixed) != 0 || ok.Confidence != tenure.ConfidenceMedium {
+		t.Errorf("a valid item was changed: %v, %s", fixed, ok.Confidence)
+	}
+	bad := tenure.StateItem{Type: "wish", Text: "x", Status: "active", Confidence: tenure.ConfidenceHigh}
+	bad.Coerce()
+	if tenure.ErrorField(bad.Validate()) != "state_item.type_tag" {
+		t.Errorf("unknown type: validate = %v, want an error naming state_item.type_tag", bad.Validate())
+	}
+}
