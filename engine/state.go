@@ -100,17 +100,9 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 	if thread == "" {
 		return tenure.Errorf(tenure.CodeInvalid, "thread_id", "required")
 	}
-	wm, had, err := e.b.Watermark(ctx, p.TenantID, thread, StateChannel)
+	msgs, wm, had, err := e.pending(ctx, p, s, thread, StateChannel, opt.MaxMessages)
 	if err != nil {
-		return wrap("read watermark", err)
-	}
-	list := MessageList{ThreadID: thread, UserID: s.UserID, ProjectID: s.ProjectID, Limit: opt.MaxMessages}
-	if had {
-		list.AfterID = wm.MessageID
-	}
-	msgs, err := e.b.Messages(ctx, p.TenantID, list)
-	if err != nil {
-		return wrap("read messages", err)
+		return err
 	}
 	res.Messages = len(msgs)
 	switch {
@@ -152,12 +144,8 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 	}
 	last := msgs[len(msgs)-1]
 	return e.inTx(ctx, "extract state", func(tx Tx, clk *txClock) error {
-		cur, ok, err := tx.Watermark(ctx, p.TenantID, thread, StateChannel)
-		if err != nil {
+		if err := checkWatermark(ctx, tx, p.TenantID, thread, StateChannel, wm, had); err != nil {
 			return err
-		}
-		if ok != had || cur.MessageID != wm.MessageID {
-			return tenure.Errorf(tenure.CodeConflict, "thread_id", "another state extraction of thread %q committed meanwhile", thread)
 		}
 		w := &writer{e: e, tx: tx, p: p, clk: clk}
 		for _, c := range cands {

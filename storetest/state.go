@@ -2,7 +2,9 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/summarize"
 )
 
 // StateFactory opens a fresh store configured with opt.
@@ -20,6 +23,7 @@ type StateStore interface {
 	MessageStore
 	ExtractState(ctx context.Context, p tenure.Principal, thread string, x extract.Extractor) (tenure.ExtractionResult, error)
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
+	Summarize(ctx context.Context, p tenure.Principal, thread string, s engine.Summarizer, opt engine.SummaryOptions) (engine.SummaryResult, error)
 }
 
 // RunState runs the structured-state conformance suite.
@@ -35,6 +39,8 @@ func RunState(t *testing.T, f StateFactory) {
 	t.Run("ExtractorFailure", func(t *testing.T) { testStateExtractorFails(t, f) })
 	t.Run("Expand", func(t *testing.T) { testStateExpand(t, f) })
 	t.Run("Facts", func(t *testing.T) { testStateFacts(t, f) })
+	t.Run("Summaries", func(t *testing.T) { testSummaries(t, f) })
+	t.Run("SummaryChannelsFailApart", func(t *testing.T) { testSummaryFailure(t, f) })
 }
 
 // script is an extractor that answers from a function of the batch.
@@ -411,5 +417,66 @@ func testStateFacts(t *testing.T, f StateFactory) {
 	}
 	if err != nil || !slices.Equal(said, []string{"Eve lives in Boston", "Eve lives in Denver"}) {
 		t.Errorf("history = %v, %v; want both facts kept in order", said, err)
+	}
+}
+
+func testSummaries(t *testing.T, f StateFactory) {
+	e := newStateEnv(t, f, engine.StateOptions{})
+	opt := engine.SummaryOptions{RollingEvery: 2, Inactivity: time.Hour}
+	sum := summarize.NewExtractive(summarize.Options{})
+	e.clock.Set(at(0).Add(time.Hour - time.Minute))
+	e.append(employee, msg("th", "m1", "Eve", "I'll send the budget draft to Sam on Friday.", at(0)))
+	r, err := e.s.Summarize(e.ctx, employee, "th", sum, opt)
+	if err != nil || r.Rolling != nil || len(r.Sessions) != 0 {
+		t.Fatalf("after one user turn: %+v, %v; want nothing due", r, err)
+	}
+	e.append(employee, msg("th", "m2", "Sam", "Great, the venue costs 4000 dollars.", at(1)))
+	if r, err = e.s.Summarize(e.ctx, employee, "th", sum, opt); err != nil || r.Rolling == nil || len(r.Sessions) != 0 {
+		t.Fatalf("after two user turns: %+v, %v; want a rolling summary and the session still open", r, err)
+	}
+	if !strings.Contains(r.Rolling.Content, "budget draft") {
+		t.Errorf("rolling summary %q lost the commitment", r.Rolling.Content)
+	}
+	// A new session three hours later closes the first one.
+	e.append(employee, msg("th", "m3", "Eve", "Sam, did the venue confirm?", at(180)), msg("th", "m4", "Sam", "Yes, it did.", at(181)))
+	e.clock.Set(at(300))
+	if r, err = e.s.Summarize(e.ctx, employee, "th", sum, opt); err != nil || r.Rolling == nil || len(r.Sessions) != 2 {
+		t.Fatalf("later: %+v, %v; want a second rolling summary and both sessions summarized", r, err)
+	}
+	h, err := e.s.History(e.ctx, employee, engine.RollingKey("th"), tenure.Scope{})
+	texts := map[string]bool{}
+	for _, v := range h.Versions {
+		texts[v.Content] = true
+	}
+	if err != nil || len(texts) != 2 {
+		t.Errorf("rolling history holds %d texts, %v; want the earlier summary kept beside the new one", len(texts), err)
+	}
+	var ss summarize.SessionSummary
+	if err := json.Unmarshal(r.Sessions[0].Value, &ss); err != nil || ss.OneLiner == "" || len(ss.Commitments) == 0 {
+		t.Errorf("session summary = %+v, %v; want a one-liner and the commitment", ss, err)
+	}
+	if r, err = e.s.Summarize(e.ctx, employee, "th", sum, opt); err != nil || r.Rolling != nil || len(r.Sessions) != 0 {
+		t.Errorf("rerun = %+v, %v; want nothing new", r, err)
+	}
+}
+
+// brokenRolling fails rolling summaries and delegates session summaries.
+type brokenRolling struct{ engine.Summarizer }
+
+func (brokenRolling) Rolling(context.Context, string, []tenure.Message) (string, error) {
+	return "", tenure.Errorf(tenure.CodeUnavailable, "", "model down")
+}
+
+func testSummaryFailure(t *testing.T, f StateFactory) {
+	e := newStateEnv(t, f, engine.StateOptions{})
+	e.append(employee, msg("th", "m1", "Eve", "Let's book the venue.", at(0)), msg("th", "m2", "Sam", "I'll call them.", at(1)))
+	e.clock.Set(at(300))
+	r, err := e.s.Summarize(e.ctx, employee, "th", brokenRolling{summarize.NewExtractive(summarize.Options{})},
+		engine.SummaryOptions{RollingEvery: 1})
+	if tenure.ErrorCode(err) != tenure.CodeUnavailable || len(r.Sessions) != 1 {
+		t.Errorf("result %+v, err %v; want the session summary written and the rolling failure reported", r, err)
+	}
+	if _, err := e.s.CurrentValue(e.ctx, employee, engine.RollingKey("th"), tenure.Read{}); tenure.ErrorCode(err) != tenure.CodeNotFound {
+		t.Errorf("rolling summary stored despite the failure: %v", err)
 	}
 }
