@@ -151,3 +151,29 @@ type ExtractionResult struct {
 	// no_user_messages.
 	SkippedReason string `json:"skipped_reason,omitempty"`
 }
+
+// Add folds the result of a later run over the same thread into r.
+func (r *ExtractionResult) Add(n ExtractionResult) {
+	r.ThreadID, r.Extractor = n.ThreadID, n.Extractor
+	if n.Watermark != nil {
+		r.Watermark = n.Watermark
+		r.Messages += n.Messages
+	}
+	r.ItemsExtracted += n.ItemsExtracted
+	r.ItemsInserted += n.ItemsInserted
+	r.ItemsMerged += n.ItemsMerged
+	r.ItemsSuperseded += n.ItemsSuperseded
+	r.ItemsConflicted += n.ItemsConflicted
+	r.ItemsDropped += n.ItemsDropped
+	r.FactsWritten += n.FactsWritten
+	r.DurationMS += n.DurationMS
+	for k, v := range n.Dropped {
+		if r.Dropped == nil {
+			r.Dropped = map[string]int{}
+		}
+		r.Dropped[k] += v
+	}
+	if r.Watermark == nil {
+		r.SkippedReason = n.SkippedReason
+	}
+}

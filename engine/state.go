@@ -439,3 +439,16 @@ func slug(s string) string {
 	}
 	return out
 }
+
+// ExtractAll runs ExtractState until the thread has no new messages (or
+// only a batch without a user message is left) and adds up the runs.
+func (e *Engine) ExtractAll(ctx context.Context, p tenure.Principal, thread string, x extract.Extractor) (tenure.ExtractionResult, error) {
+	var total tenure.ExtractionResult
+	for {
+		r, err := e.ExtractState(ctx, p, thread, x)
+		total.Add(r)
+		if err != nil || r.Watermark == nil {
+			return total, err
+		}
+	}
+}
