@@ -1,0 +1,249 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/temporal"
+)
+
+// RulesSource is the Source the Rules extractor sets on the items it
+// produces.
+const RulesSource = "rules"
+
+// DefaultUserName is the fact subject of a user message with no speaker.
+const DefaultUserName = "user"
+
+// RulesOptions configures a Rules extractor. The zero value is ready.
+type RulesOptions struct {
+	// Resolve finds the relative temporal expressions of a text and
+	// resolves them against ref, the time the text was written. Nil means
+	// temporal.New().Resolve.
+	Resolve func(text string, ref time.Time) []tenure.ResolvedDate
+	// UserName is the subject of facts stated in a user message that has
+	// no speaker. Empty means DefaultUserName.
+	UserName string
+	// UserSpeakers names speakers whose first-person statements are about
+	// a person even when their messages have another role than "user"
+	// (conversations imported with a human speaker in the assistant role).
+	UserSpeakers []string
+}
+
+// Rules is the deterministic extractor: it needs no model, reads each
+// message sentence by sentence and keeps only what a fixed set of patterns
+// recognises, preferring to miss an item over inventing one. It holds no
+// state; one Rules is safe for concurrent use.
+type Rules struct {
+	resolve      func(string, time.Time) []tenure.ResolvedDate
+	userName     string
+	userSpeakers []string
+}
+
+var _ Extractor = (*Rules)(nil)
+
+// NewRules returns a Rules extractor with o's defaults filled in.
+func NewRules(o RulesOptions) *Rules {
+	r := &Rules{resolve: o.Resolve, userName: o.UserName, userSpeakers: slices.Clone(o.UserSpeakers)}
+	if r.resolve == nil {
+		r.resolve = temporal.New().Resolve
+	}
+	if r.userName == "" {
+		r.userName = DefaultUserName
+	}
+	return r
+}
+
+// Extract reads b's messages in order and returns the decisions,
+// constraints, actions, questions and risks they state, and the profile
+// and people facts their human speakers state about themselves and the
+// people they know. It reads message content, not attachment captions
+// (a caption describes an image; it states nothing), and skips system and
+// tool messages. The same batch always yields the same result. Errors:
+// tenure.CodeTimeout when ctx ends first.
+func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
+	var res Result
+	acc := newAccumulator()
+	pair := speakerPair(b.Messages)
+	for i := range b.Messages {
+		if err := ctx.Err(); err != nil {
+			return Result{}, &tenure.Error{Code: tenure.CodeTimeout, Message: "extract rules", Err: err}
+		}
+		m := &b.Messages[i]
+		if m.Role == "system" || m.Role == "tool" {
+			continue
+		}
+		if m.ID == "" {
+			// What a message without an id states cannot be cited.
+			res.Drop("no_valid_refs")
+			continue
+		}
+		mc := r.newMessageContext(b.Messages, i, pair)
+		for _, s := range splitSentences(m.Content) {
+			if len(s.text) > maxSentenceBytes {
+				continue
+			}
+			if f, ok := r.matchItem(mc, s); ok {
+				acc.addItem(r.candidate(mc, b, f), &res)
+			}
+			for _, f := range r.matchFacts(mc, s) {
+				acc.addFact(f)
+			}
+		}
+	}
+	res.Items, res.Facts = acc.items, acc.facts
+	return res, nil
+}
+
+// maxSentenceBytes is the longest sentence the patterns read. Longer
+// "sentences" are pasted logs, code or lists without punctuation, where a
+// pattern's match would be noise, and skipping them bounds the cost of a
+// huge message.
+const maxSentenceBytes = 1000
+
+// messageContext is what the patterns need to know about one message.
+type messageContext struct {
+	msg *tenure.Message
+	// next is the message that follows in the batch, nil for the last.
+	next *tenure.Message
+	// human is set when the speaker is a person, so that first-person
+	// statements are facts about them and commitments are theirs.
+	human bool
+	// subject is whom first-person facts are about.
+	subject string
+	// joking is set when the message disowns itself ("kidding", "jk").
+	joking bool
+	// relation is the last relative named in the message ("sister"), for
+	// resolving a following "she" or "he".
+	relation string
+	// addressee is whom "you" means: the other speaker of a two-person
+	// conversation, or "".
+	addressee string
+}
+
+func (r *Rules) newMessageContext(msgs []tenure.Message, i int, pair [2]string) *messageContext {
+	m := &msgs[i]
+	mc := &messageContext{msg: m, subject: m.Speaker, joking: jokingRe.MatchString(m.Content)}
+	switch m.Speaker {
+	case "":
+	case pair[0]:
+		mc.addressee = pair[1]
+	case pair[1]:
+		mc.addressee = pair[0]
+	}
+	if i+1 < len(msgs) {
+		mc.next = &msgs[i+1]
+	}
+	mc.human = m.Role == "user" || (m.Speaker != "" && slices.Contains(r.userSpeakers, m.Speaker))
+	if mc.subject == "" {
+		mc.subject = r.userName
+	}
+	return mc
+}
+
+// speakerPair returns the two speakers of a conversation between exactly
+// two named speakers, or two empty names.
+func speakerPair(msgs []tenure.Message) [2]string {
+	var pair [2]string
+	for i := range msgs {
+		switch sp := msgs[i].Speaker; {
+		case sp == "" || sp == pair[0] || sp == pair[1]:
+		case pair[0] == "":
+			pair[0] = sp
+		case pair[1] == "":
+			pair[1] = sp
+		default:
+			return [2]string{}
+		}
+	}
+	if pair[1] == "" {
+		return [2]string{}
+	}
+	return pair
+}
+
+// found is an item a pattern recognised in a sentence.
+type found struct {
+	typ    tenure.StateType
+	text   string
+	conf   tenure.Confidence
+	status string
+}
+
+// candidate turns a recognised item into a candidate of the batch.
+func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
+	if f.typ == tenure.StateAction || f.typ == tenure.StateConstraint {
+		f.text = r.datesExplicit(f.text, mc.msg.CreatedAt)
+	}
+	status := f.status
+	if status == "" {
+		status = tenure.DefaultStateStatus(f.typ)
+	}
+	it := tenure.StateItem{
+		Type:       f.typ,
+		Text:       f.text,
+		Status:     status,
+		Confidence: f.conf,
+		TopicTags:  topicTags(f.text, b.Messages),
+		Refs:       []string{mc.msg.ID},
+		Source:     RulesSource,
+		ThreadID:   b.ThreadID,
+	}
+	it.Coerce()
+	return Candidate{Item: it, Supersedes: supersedes(it, mc.msg.Content, b.Existing)}
+}
+
+// accumulator collects a batch's candidates and facts, folding repeats into
+// the first occurrence so that an item stated twice carries both refs.
+type accumulator struct {
+	items  []Candidate
+	facts  []Fact
+	byUID  map[string]int
+	byFact map[string]int
+}
+
+func newAccumulator() *accumulator {
+	return &accumulator{byUID: map[string]int{}, byFact: map[string]int{}}
+}
+
+func (a *accumulator) addItem(c Candidate, res *Result) {
+	if err := c.Item.Validate(); err != nil {
+		res.Drop("invalid")
+		return
+	}
+	if i, ok := a.byUID[c.Item.UID]; ok {
+		prev := &a.items[i].Item
+		prev.Refs = appendNew(prev.Refs, c.Item.Refs...)
+		prev.Confidence = tenure.MaxConfidence(prev.Confidence, c.Item.Confidence)
+		prev.Status = tenure.MergeStateStatus(prev.Type, prev.Status, c.Item.Status)
+		if a.items[i].Supersedes == "" {
+			a.items[i].Supersedes = c.Supersedes
+		}
+		return
+	}
+	a.byUID[c.Item.UID] = len(a.items)
+	a.items = append(a.items, c)
+}
+
+func (a *accumulator) addFact(f Fact) {
+	key := fmt.Sprintf("%s\x00%s\x00%s", lower(f.Subject), f.Attribute, lower(f.Value))
+	if i, ok := a.byFact[key]; ok {
+		prev := &a.facts[i]
+		prev.Refs = appendNew(prev.Refs, f.Refs...)
+		prev.Confidence = tenure.MaxConfidence(prev.Confidence, f.Confidence)
+		return
+	}
+	a.byFact[key] = len(a.facts)
+	a.facts = append(a.facts, f)
+}
+
+func appendNew(dst []string, src ...string) []string {
+	for _, s := range src {
+		if !slices.Contains(dst, s) {
+			dst = append(dst, s)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,239 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/temporal"
+)
+
+// valueKind says what a fact's value must look like to be kept.
+type valueKind int
+
+const (
+	anyValue    valueKind = iota
+	properValue           // a proper name, of a place or a person: "Boston", "the Bay Area", "Ana"
+	jobValue              // an occupation; " at <employer>" is split off
+	roleValue             // what "I'm a ..." names: an occupation, identity or diet
+	hasValue              // "three kids", "a dog named Rex"
+	foodValue             // "meat", "dairy"
+	ingValue              // a plan in the -ing form: "adopting a kid"
+	lifeValue             // a plan starting with a life verb: "move to Lisbon"
+	ageValue              // a number of years
+	teachValue            // a subject taught: "yoga" gives "yoga teacher"
+)
+
+// factPattern is one way of stating a fact. The value is the last
+// submatch; for "my favourite X is Y" the attribute takes X.
+type factPattern struct {
+	re   *regexp.Regexp
+	attr string
+	kind valueKind
+	conf tenure.Confidence
+	// text renders the fact: %[1]s is the subject, %[2]s the value.
+	text string
+	// change marks a statement of change ("I moved to"), whose dates say
+	// when the fact became true.
+	change bool
+}
+
+const numberWords = `\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a\s+hundred`
+
+func fp(rest string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^i(?:\s+(?:currently|now|still|actually|also|really|just|recently|finally|absolutely|totally))*` + rest)
+}
+
+// selfPatterns are first-person statements about the speaker, tried in
+// order; every one that matches yields a fact.
+var selfPatterns = []factPattern{
+	{re: fp(`(?:\s+live|'ve\s+lived|\s+have\s+lived)\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
+	{re: fp(`(?:'ve|\s+have)?\s+(?:moved|relocated)\s+(?:here\s+)?to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s", change: true},
+	{re: regexp.MustCompile(`(?i)^we(?:'ve|\s+have)?(?:\s+(?:just|recently|finally))*\s+(?:moved|relocated)\s+(?:here\s+)?to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s", change: true},
+	{re: fp(`(?:'m|\s+am)(?:\s+(?:finally|actually|soon))*\s+(?:moving|relocating)\s+to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s is moving to %s", change: true},
+	{re: fp(`(?:'m|\s+am)\s+(?:now\s+|currently\s+)?based\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
+	{re: fp(`(?:'m|\s+am)\s+in\s+(.+?)\s+now$`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
+	{re: fp(`(?:'m|\s+am)\s+(?:originally\s+)?from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
+	{re: fp(`(?:'ve|\s+have)?\s+(?:moved|relocated)\s+(?:here\s+)?to\s+.+?\s+from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
+	{re: fp(`\s+grew\s+up\s+in\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s grew up in %s"},
+	{re: fp(`(?:\s+work|'ve\s+worked|\s+have\s+worked)\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
+	{re: fp(`\s+work\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
+	{re: fp(`(?:'ve|\s+have)?\s+got\s+(?:the|a|my)\s+(?:new\s+)?job\s+(?:at|with)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s", change: true},
+	{re: fp(`\s+teach\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
+	{re: fp(`(?:'m|\s+am)\s+(?:very\s+|really\s+|severely\s+|a\s+bit\s+)?allergic\s+to\s+(.+)`), attr: "allergic_to", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s is allergic to %s"},
+	{re: fp(`(?:'m|\s+am)\s+(?:more\s+of\s+|definitely\s+|totally\s+|such\s+)?an?\s+(\w+)\s+person$`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
+	{re: fp(`(?:'m|\s+am)\s+(?:a\s+)?(?:huge\s+|big\s+|massive\s+|great\s+)?fan\s+of\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
+	{re: fp(`(?:'m|\s+am)\s+(?:really\s+|so\s+|super\s+|totally\s+)?into\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
+	{re: fp(`\s+(?:love|like|enjoy|adore)\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
+	{re: fp(`\s+(?:hate|dislike|detest|can't\s+stand|cannot\s+stand)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
+	{re: fp(`\s+(?:don't|do\s+not)\s+(?:really\s+)?(?:like|enjoy)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
+	{re: fp(`(?:'m|\s+am)\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s dislikes %s"},
+	{re: fp(`\s+(?:don't|do\s+not|never)\s+eat\s+(.+)`), attr: "diet", kind: foodValue, conf: tenure.ConfidenceHigh, text: "%s does not eat %s"},
+	{re: fp(`(?:\s+have|'ve\s+got|\s+have\s+got)\s+(.+)`), attr: "has", kind: hasValue, conf: tenure.ConfidenceHigh, text: "%s has %s"},
+	{re: fp(`(?:'m|\s+am)\s+(?:going|planning|hoping)\s+to\s+(.+)`), attr: "plans", kind: lifeValue, conf: tenure.ConfidenceMedium, text: "%s plans to %s"},
+	{re: fp(`\s+plan\s+to\s+(.+)`), attr: "plans", kind: lifeValue, conf: tenure.ConfidenceMedium, text: "%s plans to %s"},
+	{re: fp(`(?:'m|\s+am)\s+(?:thinking\s+(?:about|of)|planning\s+on|considering)\s+(.+)`), attr: "plans", kind: ingValue, conf: tenure.ConfidenceMedium, text: "%s is considering %s"},
+	{re: fp(`(?:'m|\s+am)\s+(` + numberWords + `)(?:\s+years?\s+old)?$`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old"},
+	{re: fp(`\s+(?:just\s+)?turned\s+(` + numberWords + `)\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old", change: true},
+}
+
+// amA is "I'm a/an X", whose attribute depends on X's head noun.
+var amA = fp(`(?:'m|\s+am)\s+an?\s+(.+)`)
+
+// Favourites name their attribute: "my favorite book is X", "X is my
+// favorite author".
+var (
+	favoriteRe    = regexp.MustCompile(`(?i)^my\s+(?:all-time\s+)?favou?rite\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:is|are)\s+(.+)`)
+	favoriteInvRe = regexp.MustCompile(`(?i)^(.+?)\s+(?:is|are)\s+my\s+(?:all-time\s+)?favou?rite\s+([a-z]+(?:\s+[a-z]+)?)$`)
+)
+
+// matchFacts returns the profile and people facts a human speaker states
+// in a sentence. Questions, hypotheticals ("if I lived in"), negations ("I
+// don't live in"), reported speech and jokes state nothing.
+func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
+	if !mc.human || mc.joking || s.todo || reportedRe.MatchString(s.text) {
+		return nil
+	}
+	var out []Fact
+	clauses := factCutRe.Split(andSubjectRe.ReplaceAllString(s.text, ", $1"), -1)
+	if s.question {
+		// "My dad turns 60 next week, any gift ideas?" states a fact
+		// before it asks; the asking clause states nothing.
+		clauses = clauses[:len(clauses)-1]
+	}
+	for _, c := range clauses {
+		c = tidy(discourseRe.ReplaceAllString(c, ""))
+		if c == "" || hypotheticalRe.MatchString(c) {
+			continue
+		}
+		out = append(out, r.clauseFacts(mc, c)...)
+	}
+	return out
+}
+
+// clauseFacts returns the facts of one clause.
+func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
+	fb := factBuilder{r: r, mc: mc, clause: c}
+	for _, p := range selfPatterns {
+		if m := p.re.FindStringSubmatch(c); m != nil {
+			fb.add(FactProfile, mc.subject, p, p.attr, m[len(m)-1])
+		}
+	}
+	if m := amA.FindStringSubmatch(c); m != nil {
+		if p, ok := classifyNoun(m[1]); ok {
+			fb.add(FactProfile, mc.subject, p, p.attr, m[1])
+		}
+	}
+	if m := favoriteRe.FindStringSubmatch(c); m != nil {
+		fb.add(FactProfile, mc.subject, favoritePattern, favoriteAttr(m[1]), m[2])
+	} else if m := favoriteInvRe.FindStringSubmatch(c); m != nil {
+		fb.add(FactProfile, mc.subject, favoritePattern, favoriteAttr(m[2]), m[1])
+	}
+	fb.relative()
+	return fb.out
+}
+
+var favoritePattern = factPattern{kind: anyValue, conf: tenure.ConfidenceHigh}
+
+func favoriteAttr(thing string) string {
+	return "favorite_" + strings.Join(words(thing), "_")
+}
+
+// factBuilder collects the facts of one clause.
+type factBuilder struct {
+	r      *Rules
+	mc     *messageContext
+	clause string
+	out    []Fact
+}
+
+// add keeps a fact when its value, cut to the stated part, looks like the
+// kind of thing the pattern expects.
+func (fb *factBuilder) add(kind FactKind, subject string, p factPattern, attr, raw string) {
+	if p.kind == hasValue {
+		// "three kids and a dog" is two things had.
+		if a, b, ok := strings.Cut(raw, " and "); ok {
+			fb.add(kind, subject, p, attr, a)
+			fb.add(kind, subject, p, attr, b)
+			return
+		}
+	}
+	v, ok := cleanValue(raw, p.kind)
+	if !ok {
+		return
+	}
+	text, shown := p.text, v
+	switch p.kind {
+	case jobValue, roleValue:
+		if employer, ok := employerOf(raw); ok {
+			fb.add(kind, subject, factPattern{kind: anyValue, conf: p.conf, text: "%s works at %s"}, "works_at", employer)
+		}
+		shown = article(v) + " " + v
+	case teachValue:
+		shown = article(v) + " " + v
+	case foodValue:
+		v = "no " + v
+	}
+	if text == "" {
+		text = "%s's " + strings.ReplaceAll(attr, "_", " ") + " is %s"
+	}
+	f := Fact{Kind: kind, Subject: subject, Attribute: attr, Value: v, Refs: []string{fb.mc.msg.ID}, Confidence: p.conf}
+	if pluralRelation.MatchString(subject) {
+		text = pluralVerbs.Replace(text)
+	}
+	f.Text = strings.Replace(strings.Replace(text, "%s", subject, 1), "%s", shown, 1)
+	if d := fb.r.changeDate(fb.clause, fb.mc.msg.CreatedAt, p.change); d != nil {
+		t := d.Date
+		f.ValidFrom = &t
+		if p.change {
+			f.Text += sinceOrIn(text) + temporal.Format(*d)
+		}
+	}
+	fb.out = append(fb.out, f)
+}
+
+// sinceOrIn joins a fact's text to the date it took effect.
+func sinceOrIn(text string) string {
+	if strings.Contains(text, "moving") {
+		return " in "
+	}
+	return " since "
+}
+
+// changeDate is when a fact took effect: the clause's date when it
+// states a change or says "since".
+func (r *Rules) changeDate(clause string, ref time.Time, change bool) *tenure.ResolvedDate {
+	if !change && !sinceRe.MatchString(clause) {
+		return nil
+	}
+	return r.validFrom(clause, ref)
+}
+
+// weaker returns the lower of two confidence levels.
+func weaker(a, b tenure.Confidence) tenure.Confidence {
+	if tenure.MaxConfidence(a, b) == a {
+		return b
+	}
+	return a
+}
+
+var sinceRe = regexp.MustCompile(`(?i)\bsince\b`)
+
+func article(v string) string {
+	if r, _ := utf8.DecodeRuneInString(v); strings.ContainsRune("aeiouAEIOU", r) {
+		return "an"
+	}
+	return "a"
+}
+
+var employerRe = regexp.MustCompile(`(?i)\s+(?:at|for)\s+(.+)`)
+
+func employerOf(raw string) (string, bool) {
+	m := employerRe.FindStringSubmatch(raw)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}

@@ -1,0 +1,196 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// Sentences that commit the speaker to nothing: conditions and wishes,
+// reported speech, and jokes.
+var (
+	hypotheticalRe = regexp.MustCompile(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:would|wish|i'd|we'd|you'd|hypothetically)\b`)
+	reportedRe     = regexp.MustCompile(`(?i)\b(?:said|says|told|tells|asked|wrote|writes|claims|claimed)\b`)
+	jokingRe       = regexp.MustCompile(`(?i)\b(?:kidding|jk|joking)\b`)
+)
+
+// matchItem recognises at most one state item in a sentence, trying the
+// most specific patterns first: a to-do line, a question, then decisions,
+// risks, constraints and actions.
+func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
+	if mc.joking {
+		return found{}, false
+	}
+	if s.todo {
+		if t := tidy(s.text); len(contentWords(t)) > 0 {
+			return found{typ: tenure.StateAction, text: capitalize(t), conf: tenure.ConfidenceHigh}, true
+		}
+		return found{}, false
+	}
+	t := discourseRe.ReplaceAllString(s.text, "")
+	if t == "" || reportedRe.MatchString(t) {
+		return found{}, false
+	}
+	if s.question {
+		return r.question(mc, s, t)
+	}
+	if hypotheticalRe.MatchString(t) {
+		return found{}, false
+	}
+	for _, match := range []func(*messageContext, string) (found, bool){decision, risk, r.constraint, action} {
+		if f, ok := match(mc, t); ok {
+			return f, true
+		}
+	}
+	return found{}, false
+}
+
+// verbPhrase is a pattern whose match names a verb and its object: the
+// item's text is the verb, capitalised, and the object's clause.
+type verbPhrase struct {
+	re *regexp.Regexp
+	// verb maps the submatches to the imperative verb; object is the
+	// submatch that holds the object.
+	verb   func(m []string) string
+	object int
+	conf   tenure.Confidence
+}
+
+// group returns submatch i as the verb.
+func group(i int) func([]string) string { return func(m []string) string { return m[i] } }
+
+// fixed returns v as the verb whatever matched.
+func fixed(v string) func([]string) string { return func([]string) string { return v } }
+
+// baseVerbs are the imperative forms of the inflected verbs decisions use.
+var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate", "going with": "go with",
+	"sticking with": "stick with", "switching to": "switch to", "standardizing on": "standardize on", "standardising on": "standardise on",
+	"switched": "switch to", "migrated": "migrate to", "chose": "choose", "chosen": "choose",
+	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with"}
+
+func base(i int) func([]string) string {
+	return func(m []string) string {
+		v := strings.Join(strings.Fields(lower(m[i])), " ")
+		if b, ok := baseVerbs[v]; ok {
+			return b
+		}
+		return v
+	}
+}
+
+const decisionVerbs = `use|go with|stick with|switch to|move to|migrate to|adopt|keep|pick|choose|standardi[sz]e on|drop|deploy|host|ship|start with|settle on|store`
+
+// decisionPhrases are the ways a settled choice is stated.
+var decisionPhrases = []verbPhrase{
+	{re: regexp.MustCompile(`(?i)\blet'?s\s+(` + decisionVerbs + `)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: regexp.MustCompile(`(?i)\bwe(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|\s+shall)\s+(use|go with|stick with|switch to|migrate to|adopt|keep|standardi[sz]e on|drop)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: regexp.MustCompile(`(?i)\bwe(?:'ve|\s+have)?\s+(?:decided|agreed)\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: regexp.MustCompile(`(?i)\bi(?:'ve|\s+have)?\s+decided\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: regexp.MustCompile(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+(?:decided|agreed|settled)\s+on\s+(.+)`), verb: fixed("go with"), object: 1, conf: tenure.ConfidenceHigh},
+	{re: regexp.MustCompile(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(switching|migrating|going\s+with|sticking\s+with|standardi[sz]ing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: regexp.MustCompile(`(?i)\bwe(?:'ve|\s+have)?\s+(switched|migrated)\s+(?:over\s+)?to\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: regexp.MustCompile(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: regexp.MustCompile(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: regexp.MustCompile(`(?i)\bi(?:'ll|\s+will)\s+(go with|stick with)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: regexp.MustCompile(`(?i)\bthe\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: regexp.MustCompile(`(?i)^(going\s+with|sticking\s+with|switching\s+to)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
+}
+
+// Decisions stated as a change: a labelled decision, "we replaced X with
+// Y", and "we're no longer using X" next to the choice that replaced it.
+var (
+	decisionLabelRe = regexp.MustCompile(`(?i)^(?:decision|decided|final decision)\s*[:\-–]\s*(.+)`)
+	replacedRe      = regexp.MustCompile(`(?i)\bwe(?:'ve|\s+have)?\s+replaced\s+(.+?)\s+with\s+(.+)`)
+	subjectRe       = regexp.MustCompile(`(?i)^(?:we|i)(?:'ll|\s+will)?\s+`)
+	noLongerRe      = regexp.MustCompile(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
+)
+
+// decision recognises a settled choice. When the message also says what
+// is no longer used, the text names it ("Switch to ECharts instead of
+// Recharts"), so the item is understood without the message.
+func decision(mc *messageContext, t string) (found, bool) {
+	f, ok := decisionOf(t)
+	if !ok {
+		return f, false
+	}
+	if m := noLongerRe.FindStringSubmatch(mc.msg.Content); m != nil && tenure.SupersessionTrigger(f.text) != "instead" &&
+		!strings.Contains(lower(f.text), lower(m[1])) {
+		f.text += " instead of " + m[1]
+	}
+	return f, true
+}
+
+func decisionOf(t string) (found, bool) {
+	if m := replacedRe.FindStringSubmatch(t); m != nil {
+		old, obj := clauseAfter(m[1]), clauseAfter(m[2])
+		if concreteObject(old) && concreteObject(obj) {
+			return found{typ: tenure.StateDecision, text: "Use " + obj + " instead of " + old, conf: tenure.ConfidenceHigh}, true
+		}
+	}
+	if m := decisionLabelRe.FindStringSubmatch(t); m != nil {
+		if f, ok := matchPhrases(decisionPhrases, m[1]); ok {
+			f.conf = tenure.ConfidenceHigh
+			return f, true
+		}
+		if rest := clauseAfter(subjectRe.ReplaceAllString(m[1], "")); len(contentWords(rest)) > 0 {
+			return found{text: capitalize(rest), conf: tenure.ConfidenceHigh, typ: tenure.StateDecision}, true
+		}
+	}
+	return matchPhrases(decisionPhrases, t)
+}
+
+func matchPhrases(ps []verbPhrase, t string) (found, bool) {
+	for _, p := range ps {
+		m := p.re.FindStringSubmatch(t)
+		if m == nil {
+			continue
+		}
+		obj := clauseAfter(m[p.object])
+		if !concreteObject(obj) {
+			continue
+		}
+		return found{typ: tenure.StateDecision, text: capitalize(p.verb(m) + " " + obj), conf: p.conf}, true
+	}
+	return found{}, false
+}
+
+// objectPronouns may stand before a direct object ("lend you my copy").
+var objectPronouns = map[string]bool{"you": true, "me": true, "him": true, "her": true, "them": true, "us": true}
+
+// vagueObjects are objects that name nothing to act on.
+var vagueObjects = map[string]bool{"it": true, "that": true, "this": true, "them": true, "those": true,
+	"these": true, "one": true, "some": true, "something": true, "anything": true, "everything": true,
+	"what": true, "whatever": true, "so": true, "sure": true, "there": true, "here": true, "home": true,
+	"soon": true, "later": true, "now": true, "too": true, "again": true, "away": true, "back": true,
+	"ahead": true, "along": true, "from": true, "to": true, "at": true, "in": true, "on": true, "by": true,
+	"for": true, "with": true, "around": true, "about": true, "over": true, "into": true, "through": true,
+	"up": true, "out": true, "down": true, "off": true, "an": true, "you": true, "me": true, "us": true}
+
+// timeWords open a time, not an object ("circle back next week").
+var timeWords = map[string]bool{"next": true, "last": true, "this": true, "tomorrow": true, "today": true,
+	"tonight": true, "yesterday": true, "every": true, "early": true, "late": true}
+
+// vaguePhrases are idioms that look like objects ("take a look").
+var vaguePhrases = []string{"a look", "a try", "a shot", "a stab", "a peek", "a break", "care", "my best",
+	"a bit", "a while", "a minute", "a second", "the time", "my time", "a chance"}
+
+// concreteObject reports whether obj names something: it does not start
+// with a preposition, an adverb or a pronoun, is not an idiom, and holds a
+// content word.
+func concreteObject(obj string) bool {
+	w := words(obj)
+	for len(w) > 1 && objectPronouns[w[0]] {
+		w = w[1:]
+	}
+	if len(w) == 0 || vagueObjects[w[0]] || timeWords[w[0]] || calendarWords[w[0]] {
+		return false
+	}
+	rest := strings.Join(w, " ")
+	for _, p := range vaguePhrases {
+		if rest == p || strings.HasPrefix(rest, p+" ") {
+			return false
+		}
+	}
+	return len(contentWords(rest)) > 0
+}

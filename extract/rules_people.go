@@ -1,0 +1,139 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// relativePatterns are statements about a relative, matched on what
+// follows "my sister (Ana)" or "she".
+var relativePatterns = []factPattern{
+	{re: regexp.MustCompile(`(?i)^(?:still\s+|now\s+|also\s+)?lives\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
+	{re: regexp.MustCompile(`(?i)^(?:just\s+|recently\s+)?moved\s+to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s", change: true},
+	{re: regexp.MustCompile(`(?i)^(?:is|are|'s)\s+(?:now\s+|currently\s+)?(?:based\s+)?in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
+	{re: regexp.MustCompile(`(?i)^(?:is|are|'s)\s+(?:visiting|coming\s+over|coming)\s+(?:us\s+|me\s+)?from\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
+	{re: regexp.MustCompile(`(?i)^(?:is|are|'s)\s+(?:originally\s+)?from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
+	{re: regexp.MustCompile(`(?i)^works?\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
+	{re: regexp.MustCompile(`(?i)^works?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
+	{re: regexp.MustCompile(`(?i)^teach(?:es)?\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
+	{re: regexp.MustCompile(`(?i)^(?:loves|likes|enjoys|adores)\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
+	{re: regexp.MustCompile(`(?i)^(?:hates|dislikes)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
+	{re: regexp.MustCompile(`(?i)^(?:is|'s)\s+(?:turning\s+|about\s+to\s+turn\s+)?(` + numberWords + `)(?:\s+years?\s+old)?\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old"},
+	{re: regexp.MustCompile(`(?i)^(?:just\s+)?turned\s+(` + numberWords + `)\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old", change: true},
+	{re: regexp.MustCompile(`(?i)^(?:is\s+named|is\s+called|'s\s+name\s+is|name\s+is)\s+(.+)`), attr: "name", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"},
+	{re: regexp.MustCompile(`(?i)^(?:has|have)\s+(.+)`), attr: "has", kind: hasValue, conf: tenure.ConfidenceHigh, text: "%s has %s"},
+}
+
+// isAJob is "my sister is a nurse": kept only when X is an occupation.
+var isAJob = regexp.MustCompile(`(?i)^(?:is|'s)\s+an?\s+(.+)`)
+
+const relations = `sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|boss|roommate|flatmate|neighbou?r|colleague|parents|kids|children|grandparents|niece|nephew`
+
+var (
+	relativeRe    = regexp.MustCompile(`(?i)^my\s+(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest|step)\s+)?(` + relations + `)('s)?\b\s*,?\s*(.*)$`)
+	relativeInvRe = regexp.MustCompile(`(?i)^(\S+)\s+is\s+my\s+(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest)\s+)?(` + relations + `)$`)
+	pronounRe     = regexp.MustCompile(`(?i)^(she|he)\s+(.+)$`)
+	andSubjectRe  = regexp.MustCompile(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he)\s)`)
+	factCutRe     = regexp.MustCompile(`(?i),\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:but|so|because|although|though|while|whereas)\s+`)
+)
+
+// female and male relations, for resolving "she" and "he".
+var (
+	femaleRelations = map[string]bool{"sister": true, "mom": true, "mum": true, "mother": true, "wife": true,
+		"daughter": true, "girlfriend": true, "aunt": true, "grandma": true, "grandmother": true, "niece": true, "fiancee": true, "fiancée": true}
+	maleRelations = map[string]bool{"brother": true, "dad": true, "father": true, "husband": true, "son": true,
+		"boyfriend": true, "uncle": true, "grandpa": true, "grandfather": true, "nephew": true, "fiance": true, "fiancé": true}
+)
+
+// relative reads a clause about a relative: "my sister (Ana) ...", "Ana is
+// my sister", or "she ..." after a relative named earlier in the message.
+func (fb *factBuilder) relative() {
+	c, mc := fb.clause, fb.mc
+	if m := relativeInvRe.FindStringSubmatch(c); m != nil && isProperName(m[1]) {
+		rel := lower(m[2])
+		mc.relation = rel
+		fb.add(FactPerson, mc.subject+"'s "+rel, nameFact, "name", m[1])
+		return
+	}
+	conf := tenure.ConfidenceHigh
+	var rel, rest string
+	if m := relativeRe.FindStringSubmatch(c); m != nil {
+		rel, rest = lower(m[1]), m[3]
+		mc.relation = rel
+		if m[2] != "" {
+			rest = "'s " + rest
+		} else if name, after, ok := leadingName(rest); ok {
+			fb.add(FactPerson, mc.subject+"'s "+rel, nameFact, "name", name)
+			rest = after
+		}
+	} else if m := pronounRe.FindStringSubmatch(c); m != nil && mc.relation != "" {
+		he := lower(m[1]) == "he"
+		if (he && femaleRelations[mc.relation]) || (!he && maleRelations[mc.relation]) {
+			return
+		}
+		rel, rest, conf = mc.relation, m[2], tenure.ConfidenceMedium
+	} else {
+		return
+	}
+	subject := mc.subject + "'s " + rel
+	for _, p := range relativePatterns {
+		if m := p.re.FindStringSubmatch(rest); m != nil {
+			p.conf = weaker(p.conf, conf)
+			fb.add(FactPerson, subject, p, p.attr, m[1])
+		}
+	}
+	if m := isAJob.FindStringSubmatch(rest); m != nil {
+		if p, ok := classifyNoun(m[1]); ok && p.attr == "job" {
+			p.conf = weaker(p.conf, conf)
+			fb.add(FactPerson, subject, p, p.attr, m[1])
+		}
+	}
+}
+
+var nameFact = factPattern{kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"}
+
+// leadingName splits a relative's name off the front of rest ("Ana is
+// coming" gives "Ana"), when rest starts with one.
+func leadingName(rest string) (name, after string, ok bool) {
+	name, after, _ = strings.Cut(rest, " ")
+	name = strings.TrimRight(name, ",")
+	if !isProperName(name) || !predicateStart(after) {
+		return "", rest, false
+	}
+	return name, strings.TrimLeft(after, ", "), true
+}
+
+// predicateStart reports whether s reads as a predicate, so that a
+// capitalised word before it is a name and not the start of a new thought.
+func predicateStart(s string) bool {
+	switch firstWord(s) {
+	case "is", "was", "lives", "works", "loves", "likes", "hates", "has", "just", "moved", "turned",
+		"and", "who", "", "still", "now", "also", "enjoys", "adores", "dislikes", "recently":
+		return true
+	}
+	return false
+}
+
+// isProperName reports whether w is a capitalised word that is not a
+// pronoun, a date or a common sentence opener.
+func isProperName(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(r) || len(w) < 2 || calendarWords[lower(w)] {
+		return false
+	}
+	switch lower(w) {
+	case "i", "i'm", "i've", "i'll", "she", "he", "they", "we", "it", "my", "the", "and", "but":
+		return false
+	}
+	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) < 0
+}
+
+// pluralRelation matches the subjects that take a plural verb.
+var pluralRelation = regexp.MustCompile(`'s (?:parents|kids|children|grandparents)$`)
+
+var pluralVerbs = strings.NewReplacer("%s lives", "%s live", "%s works", "%s work", "%s has", "%s have",
+	"%s is", "%s are", "%s likes", "%s like", "%s dislikes", "%s dislike")

@@ -1,0 +1,298 @@
+package extract_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/kljensen/snowball/english"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/extract"
+)
+
+// labelled is one line of testdata/labelled.jsonl: a message and what an
+// annotator found in it.
+type labelled struct {
+	Message tenure.Message `json:"message"`
+	Items   []struct {
+		Type tenure.StateType `json:"type"`
+		Text string           `json:"text"`
+	} `json:"items"`
+	Facts []struct {
+		Subject   string `json:"subject"`
+		Attribute string `json:"attribute"`
+		Value     string `json:"value"`
+	} `json:"facts"`
+}
+
+func readLabelled(t testing.TB) []labelled {
+	t.Helper()
+	f, err := os.Open("testdata/labelled.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	var out []labelled
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var l labelled
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("line %d: %v", len(out)+1, err)
+		}
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// batches groups the fixture's messages by thread, in file order.
+func batches(ls []labelled) []extract.Batch {
+	var out []extract.Batch
+	for _, l := range ls {
+		if len(out) == 0 || out[len(out)-1].ThreadID != l.Message.ThreadID {
+			out = append(out, extract.Batch{ThreadID: l.Message.ThreadID})
+		}
+		out[len(out)-1].Messages = append(out[len(out)-1].Messages, l.Message)
+	}
+	return out
+}
+
+// matchStopwords are the function words the quality metric ignores. The
+// list is the test's own, not the extractor's, so that the metric does not
+// share the extractor's blind spots.
+var matchStopwords = strings.Fields(`a an the and or but if then so of to in on at by for from with
+	about into as is am are was were be been being do does did have has had will would shall should
+	can could may might must it its this that these those i me my we us our you your he him his she
+	her they them their there here what which who whom how why when where not no any some all just
+	very too also only than s t ll ve re d m let's`)
+
+// contentStems are the stemmed content words of s.
+func contentStems(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if slices.Contains(matchStopwords, w) {
+			continue
+		}
+		if st := english.Stem(w, false); !slices.Contains(out, st) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// jaccard is the overlap of two texts' content words.
+func jaccard(a, b string) float64 {
+	x, y := contentStems(a), contentStems(b)
+	if len(x) == 0 && len(y) == 0 {
+		return boolFloat(strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)))
+	}
+	inter := 0
+	for _, w := range x {
+		if slices.Contains(y, w) {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(x)+len(y)-inter)
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// minOverlap is the content-word overlap at which a prediction matches a
+// label.
+const minOverlap = 0.5
+
+// score counts matches of one kind of prediction.
+type score struct{ tp, pred, gold int }
+
+func (s score) precision() float64 { return ratio(s.tp, s.pred) }
+func (s score) recall() float64    { return ratio(s.tp, s.gold) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
+
+func (s score) String() string {
+	return fmt.Sprintf("precision %.2f (%d/%d)  recall %.2f (%d/%d)", s.precision(), s.tp, s.pred, s.recall(), s.tp, s.gold)
+}
+
+// Quality floors: below the measured numbers, so that a real regression
+// fails the test. Recall has floors too, or an extractor that found
+// nothing would pass with a perfect precision.
+const (
+	minItemPrecision = 0.80
+	minFactPrecision = 0.80
+	minItemRecall    = 0.70
+	minFactRecall    = 0.70
+)
+
+// TestRulesQuality measures the extractor against testdata/labelled.jsonl.
+// Threads "t-*" are the development set, written and labelled before the
+// rules and then used to tune them; threads "h-*" were labelled after the
+// rules existed and are not tuned on, so their numbers are the honest
+// estimate. The floors apply to the whole fixture.
+func TestRulesQuality(t *testing.T) {
+	ls := readLabelled(t)
+	if len(ls) < 60 {
+		t.Fatalf("fixture has %d messages, want at least 60", len(ls))
+	}
+	r := extract.NewRules(extract.RulesOptions{})
+	all, dev, held := newTally(), newTally(), newTally()
+	for _, b := range batches(ls) {
+		res, err := r.Extract(context.Background(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := newTally()
+		tl.add(t, b, ls, res)
+		all.merge(tl)
+		if strings.HasPrefix(b.ThreadID, "h-") {
+			held.merge(tl)
+		} else {
+			dev.merge(tl)
+		}
+	}
+	for _, x := range []struct {
+		name string
+		tl   *tally
+	}{{"all", all}, {"development (t-*)", dev}, {"held out (h-*)", held}} {
+		t.Logf("%s:", x.name)
+		t.Logf("  items: %v", x.tl.items)
+		for _, st := range tenure.StateTypes {
+			t.Logf("    %-10s %v", st, *x.tl.perType[st])
+		}
+		t.Logf("  facts: %v", x.tl.facts)
+	}
+	if p := all.items.precision(); p < minItemPrecision {
+		t.Errorf("item precision %.2f, want at least %.2f", p, minItemPrecision)
+	}
+	if p := all.facts.precision(); p < minFactPrecision {
+		t.Errorf("fact precision %.2f, want at least %.2f", p, minFactPrecision)
+	}
+	if r := all.items.recall(); r < minItemRecall {
+		t.Errorf("item recall %.2f, want at least %.2f", r, minItemRecall)
+	}
+	if r := all.facts.recall(); r < minFactRecall {
+		t.Errorf("fact recall %.2f, want at least %.2f", r, minFactRecall)
+	}
+}
+
+// tally is the scores of some batches.
+type tally struct {
+	items, facts score
+	perType      map[tenure.StateType]*score
+}
+
+func newTally() *tally {
+	tl := &tally{perType: map[tenure.StateType]*score{}}
+	for _, st := range tenure.StateTypes {
+		tl.perType[st] = &score{}
+	}
+	return tl
+}
+
+func (tl *tally) merge(o *tally) {
+	tl.items = tl.items.plus(o.items)
+	tl.facts = tl.facts.plus(o.facts)
+	for st, s := range o.perType {
+		*tl.perType[st] = tl.perType[st].plus(*s)
+	}
+}
+
+func (s score) plus(o score) score { return score{s.tp + o.tp, s.pred + o.pred, s.gold + o.gold} }
+
+// add scores one batch's result against the labels of its messages,
+// matching each label to at most one prediction and logging the misses and
+// the spurious predictions.
+func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.Result) {
+	t.Helper()
+	usedItem := make([]bool, len(res.Items))
+	usedFact := make([]bool, len(res.Facts))
+	for _, l := range ls {
+		if l.Message.ThreadID != b.ThreadID {
+			continue
+		}
+		id := l.Message.ID
+		for _, want := range l.Items {
+			tl.items.gold++
+			tl.perType[want.Type].gold++
+			if k := bestItem(res.Items, usedItem, id, want.Type, want.Text); k >= 0 {
+				usedItem[k] = true
+				tl.items.tp++
+				tl.perType[want.Type].tp++
+			} else {
+				t.Logf("missed item %s %s: %q", id, want.Type, want.Text)
+			}
+		}
+		for _, want := range l.Facts {
+			tl.facts.gold++
+			if k := bestFact(res.Facts, usedFact, id, want.Subject, want.Attribute, want.Value); k >= 0 {
+				usedFact[k] = true
+				tl.facts.tp++
+			} else {
+				t.Logf("missed fact %s: %s %s %q", id, want.Subject, want.Attribute, want.Value)
+			}
+		}
+	}
+	for k, c := range res.Items {
+		tl.items.pred++
+		tl.perType[c.Item.Type].pred++
+		if !usedItem[k] {
+			t.Logf("spurious item %v %s: %q", c.Item.Refs, c.Item.Type, c.Item.Text)
+		}
+	}
+	for k, f := range res.Facts {
+		tl.facts.pred++
+		if !usedFact[k] {
+			t.Logf("spurious fact %v: %s %s %q", f.Refs, f.Subject, f.Attribute, f.Value)
+		}
+	}
+}
+
+// bestItem is the unused prediction of type typ citing message id that
+// overlaps text most, at least minOverlap, or -1.
+func bestItem(cs []extract.Candidate, used []bool, id string, typ tenure.StateType, text string) int {
+	best, bestJ := -1, minOverlap
+	for k, c := range cs {
+		if used[k] || c.Item.Type != typ || !slices.Contains(c.Item.Refs, id) {
+			continue
+		}
+		if j := jaccard(c.Item.Text, text); j >= bestJ {
+			best, bestJ = k, j
+		}
+	}
+	return best
+}
+
+// bestFact is the unused fact citing message id with the same subject and
+// attribute whose value overlaps value most, at least minOverlap, or -1.
+func bestFact(fs []extract.Fact, used []bool, id, subject, attr, value string) int {
+	best, bestJ := -1, minOverlap
+	for k, f := range fs {
+		if used[k] || !slices.Contains(f.Refs, id) || !strings.EqualFold(f.Subject, subject) || f.Attribute != attr {
+			continue
+		}
+		if j := jaccard(f.Value, value); j >= bestJ {
+			best, bestJ = k, j
+		}
+	}
+	return best
+}

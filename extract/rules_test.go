@@ -1,0 +1,473 @@
+package extract_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/extract"
+)
+
+// monday is when the test messages are written: Monday 8 May 2023, so
+// "tomorrow" is 9 May, "by Friday" 12 May and "next Monday" 15 May.
+var monday = time.Date(2023, time.May, 8, 9, 0, 0, 0, time.UTC)
+
+// say is a message from Sam in a team thread.
+func say(id, content string) tenure.Message {
+	return tenure.Message{ThreadID: "t", ID: id, Role: "user", Speaker: "Sam", Content: content, CreatedAt: monday}
+}
+
+func extractBatch(t *testing.T, r *extract.Rules, b extract.Batch) extract.Result {
+	t.Helper()
+	res, err := r.Extract(context.Background(), b)
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	return res
+}
+
+// item is what the table tests compare: an item's type and text.
+type item struct {
+	Type tenure.StateType
+	Text string
+}
+
+func items(res extract.Result) []item {
+	var out []item
+	for _, c := range res.Items {
+		out = append(out, item{c.Item.Type, c.Item.Text})
+	}
+	return out
+}
+
+func runItemCases(t *testing.T, cases []struct {
+	name, content string
+	want          []item
+}) {
+	t.Helper()
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{say("m1", tc.content)}})
+			if diff := cmp.Diff(tc.want, items(res)); diff != "" {
+				t.Errorf("items of %q (-want +got):\n%s", tc.content, diff)
+			}
+		})
+	}
+}
+
+func TestRulesDecisions(t *testing.T) {
+	d := func(s string) []item { return []item{{tenure.StateDecision, s}} }
+	runItemCases(t, []struct {
+		name, content string
+		want          []item
+	}{
+		{"OK/lets_use", "Okay, let's use PostgreSQL for analytics then.", d("Use PostgreSQL for analytics")},
+		{"OK/well_go_with", "We'll go with the managed RDS instance so nobody has to babysit backups.", d("Go with the managed RDS instance")},
+		{"OK/decided_to", "We decided to keep the API versioned under /v2.", d("Keep the API versioned under /v2")},
+		{"OK/labelled", "Decision: we're switching the charts library to Recharts instead of D3.", d("Switch the charts library to Recharts instead of D3")},
+		{"OK/replaced", "We replaced Jenkins with GitHub Actions.", d("Use GitHub Actions instead of Jenkins")},
+		{"OK/no_longer", "We're no longer using Recharts; we switched to ECharts.", d("Switch to ECharts instead of Recharts")},
+		{"OK/going_with", "OK, going with Flask-Login then.", d("Go with Flask-Login")},
+		{"NoMatch/question", "Should we use Redis for the cache?", []item{{tenure.StateQuestion, "Should we use Redis for the cache?"}}},
+		{"NoMatch/lets_see", "Let's see how it goes.", nil},
+		{"NoMatch/lets_not", "Let's not overthink it, we can revisit in Q3.", nil},
+		{"NoMatch/hypothetical", "If we used Kafka we'd need another ops person.", nil},
+		{"NoMatch/quoted", `The client said "let's use Oracle" but that's not happening.`, nil},
+		{"NoMatch/vague_object", "Let's use it.", nil},
+	})
+}
+
+func TestRulesConstraints(t *testing.T) {
+	c := func(s string) []item { return []item{{tenure.StateConstraint, s}} }
+	runItemCases(t, []struct {
+		name, content string
+		want          []item
+	}{
+		{"OK/must_under", "Budget check: hosting must stay under $500 a month.", c("Hosting must stay under $500 a month")},
+		{"OK/deadline_weekday", "And the dashboard has to be live by Friday, the demo is that afternoon.", c("The dashboard has to be live by 12 May 2023")},
+		{"OK/at_most", "Each API request must complete in at most 300 ms at p95.", c("Each API request must complete in at most 300 ms at p95")},
+		{"OK/should_never", "We should never run migrations against production without a snapshot.", c("We should never run migrations against production without a snapshot")},
+		{"OK/cant_exceed", "We can't exceed 2 vCPUs per container.", c("We can't exceed 2 vCPUs per container")},
+		{"OK/budget", "Budget for the migration is $12k, hard stop.", c("Budget for the migration is $12k")},
+		{"OK/deadline_word", "Deadline for the API freeze is next Monday.", c("Deadline for the API freeze is 15 May 2023")},
+		{"OK/absolute_date", "Okay folks, the release has to go out before 1 June.", c("The release has to go out before 1 June")},
+		{"NoMatch/must_have", "We must have watched that movie ten times.", nil},
+		{"NoMatch/must_be_tired", "You must be tired after that trip.", nil},
+		{"NoMatch/must_be_broken", "The build must be broken again.", nil},
+		{"NoMatch/never_mind", "Never mind, found the charger.", nil},
+		{"NoMatch/never_been", "I've never been to Rome.", nil},
+		{"NoMatch/at_least_story", "We had at least 50 people at the party.", nil},
+		{"NoMatch/cant_wait", "I can't wait for the weekend.", nil},
+		{"NoMatch/quoted", `My flatmate says "we must never get a cat" lol.`, nil},
+	})
+}
+
+func TestRulesActions(t *testing.T) {
+	a := func(s string) []item { return []item{{tenure.StateAction, s}} }
+	runItemCases(t, []struct {
+		name, content string
+		want          []item
+	}{
+		{"OK/ill_tomorrow", "I'll write the migration scripts tomorrow.", a("Write the migration scripts on 9 May 2023")},
+		{"OK/ill_on_weekday", "I'll book a room for the retro on Thursday.", a("Book a room for the retro on 11 May 2023")},
+		{"OK/todo", "TODO: update the onboarding doc", a("Update the onboarding doc")},
+		{"OK/todo_inline", "Also, TODO for me: write the README.", a("Write the README")},
+		{"OK/todo_after_decision", "Let's use Redis for the cache. TODO: add a TTL to session keys. Thanks all!",
+			[]item{{tenure.StateDecision, "Use Redis for the cache"}, {tenure.StateAction, "Add a TTL to session keys"}}},
+		{"OK/checkbox", "- [ ] add alerting on ETL failures", a("Add alerting on ETL failures")},
+		{"OK/need_to", "Need to double-check the GDPR rules before we store EU data.", a("Double-check the GDPR rules before we store EU data")},
+		{"OK/request_deadline", "Can you send me the cost estimate by Wednesday, Priya?", a("Send Sam the cost estimate by 10 May 2023")},
+		{"OK/run", "I'll run the migration tonight.", a("Run the migration on 8 May 2023")},
+		{"OK/particle", "I'll send over the slides after lunch.", a("Send over the slides after lunch")},
+		{"NoMatch/only_a_time", "Let's circle back next week.", nil},
+		{"NoMatch/do_it", "Don't worry, I'll do it.", nil},
+		{"NoMatch/take_a_look", "I'll take a look.", nil},
+		{"NoMatch/be_there", "I'll be there around 7.", nil},
+		{"NoMatch/pronoun_object", "Sure, I'll have it to you by Wednesday.", nil},
+		{"NoMatch/gotta_run", "Gotta run, the kids need dinner.", nil},
+		{"NoMatch/need_coffee", "Need coffee.", nil},
+		{"NoMatch/quoted", "She once said 'I'll clean the kitchen tomorrow' and that was in 2019.", nil},
+		{"NoMatch/no_object", "I'll fly from Manchester.", nil},
+		{"NoMatch/hedged", "We'll probably do the Blue Hills.", nil},
+		{"NoMatch/favour", "Can you help me plan a trip to Lisbon?", nil},
+		{"NoMatch/joke", "I'll sell the car tomorrow. Kidding!", nil},
+	})
+}
+
+func TestRulesQuestions(t *testing.T) {
+	q := func(s string) []item { return []item{{tenure.StateQuestion, s}} }
+	runItemCases(t, []struct {
+		name, content string
+		want          []item
+	}{
+		{"OK/wh", "Also, what's the retention period for raw events? Nobody has told me yet.", q("What's the retention period for raw events?")},
+		{"OK/yes_no", "Are we sure RDS supports the pg_partman extension?", q("Are we sure RDS supports the pg_partman extension?")},
+		{"OK/last_clause", "Yes please, and what's the best way to store the secret key?", q("What's the best way to store the secret key?")},
+		{"OK/anyone", "Can anyone explain how the cache works?", q("Can anyone explain how the cache works?")},
+		{"NoMatch/greeting", "Hey, how are you?", nil},
+		{"NoMatch/how_is", "How's the new apartment?", nil},
+		{"NoMatch/rhetorical", "Who even reads the terms and conditions, right?", nil},
+		{"NoMatch/emphatic", "who ate my yogurt from the office fridge??", nil},
+		{"NoMatch/did_you_know", "Did you know octopuses have three hearts?", nil},
+		{"NoMatch/personal", "Do you live in the city centre?", nil},
+		{"NoMatch/what_if", "What if the train is late again?", nil},
+		{"NoMatch/fragment", "A nice watch?", nil},
+		{"NoMatch/proposal", "Let's grab coffee on Saturday?", nil},
+	})
+}
+
+func TestRulesRisks(t *testing.T) {
+	k := func(s string) []item { return []item{{tenure.StateRisk, s}} }
+	runItemCases(t, []struct {
+		name, content string
+		want          []item
+	}{
+		{"OK/labelled", "Risk: the client may not have SSO ready in time for the demo.", k("The client may not have SSO ready in time for the demo")},
+		{"OK/concern", "One concern: the nightly ETL might break if the schema changes.", k("The nightly ETL might break if the schema changes")},
+		{"OK/there_is", "There's a risk that the Redis memory limit gets hit during the peak.", k("Risk that the Redis memory limit gets hit during the peak")},
+		{"OK/worried", "I'm worried the load tests won't finish before the freeze.", k("The load tests won't finish before the freeze")},
+		{"OK/might_fail", "The payment webhook might fail under load.", k("The payment webhook might fail under load")},
+		{"NoMatch/hyperbole", "I might break my phone if it freezes one more time.", nil},
+		{"NoMatch/worried_about_person", "I'm worried about my mom.", nil},
+		{"NoMatch/pronoun", "It might break.", nil},
+		{"NoMatch/own_worry", "I'm worried I won't sleep tonight.", nil},
+		{"NoMatch/forecast", "There's a chance of rain tomorrow.", nil},
+	})
+}
+
+// fact is what the fact tables compare.
+type fact struct{ Subject, Attribute, Value string }
+
+func facts(res extract.Result) []fact {
+	var out []fact
+	for _, f := range res.Facts {
+		out = append(out, fact{f.Subject, f.Attribute, f.Value})
+	}
+	return out
+}
+
+func TestRulesFacts(t *testing.T) {
+	cases := []struct {
+		name    string
+		msg     tenure.Message
+		opts    extract.RulesOptions
+		want    []fact
+		wantTxt []string
+	}{
+		{name: "OK/lives_in", msg: say("m1", "I live in Boston."), want: []fact{{"Sam", "lives_in", "Boston"}}, wantTxt: []string{"Sam lives in Boston"}},
+		{name: "OK/moved_from", msg: say("m1", "I moved to Boston from Sweden four years ago."),
+			want: []fact{{"Sam", "lives_in", "Boston"}, {"Sam", "from", "Sweden"}}},
+		{name: "OK/works_at", msg: say("m1", "I work at Acme on weekends."), want: []fact{{"Sam", "works_at", "Acme"}}},
+		{name: "OK/job", msg: say("m1", "I'm a data engineer by training."), want: []fact{{"Sam", "job", "data engineer"}}, wantTxt: []string{"Sam works as a data engineer"}},
+		{name: "OK/identity", msg: say("m1", "I'm a transgender woman myself."), want: []fact{{"Sam", "identity", "transgender woman"}}},
+		{name: "OK/relative_name_job", msg: say("m1", "My sister Anna is a nurse."),
+			want: []fact{{"Sam's sister", "name", "Anna"}, {"Sam's sister", "job", "nurse"}}},
+		{name: "OK/pronoun", msg: say("m1", "My brother lives in Denver, he works at a bakery."),
+			want: []fact{{"Sam's brother", "lives_in", "Denver"}, {"Sam's brother", "works_at", "a bakery"}}},
+		{name: "OK/likes", msg: say("m1", "I love hiking, it clears my head."), want: []fact{{"Sam", "likes", "hiking"}}},
+		{name: "OK/negated_like", msg: say("m1", "I don't really like biographies."), want: []fact{{"Sam", "dislikes", "biographies"}}},
+		{name: "OK/favorite", msg: say("m1", "My favorite band is Radiohead."), want: []fact{{"Sam", "favorite_band", "Radiohead"}}, wantTxt: []string{"Sam's favorite band is Radiohead"}},
+		{name: "OK/favorite_inverted", msg: say("m1", "Agatha Christie is my favorite author."), want: []fact{{"Sam", "favorite_author", "Agatha Christie"}}},
+		{name: "OK/has", msg: say("m1", "I have two kids and a dog."), want: []fact{{"Sam", "has", "two kids"}, {"Sam", "has", "a dog"}}},
+		{name: "OK/plural_relative", msg: say("m1", "I live in Bristol but my parents are in Cardiff."),
+			want:    []fact{{"Sam", "lives_in", "Bristol"}, {"Sam's parents", "lives_in", "Cardiff"}},
+			wantTxt: []string{"Sam lives in Bristol", "Sam's parents live in Cardiff"}},
+		{name: "OK/before_question", msg: say("m1", "My dad is turning 60 next week, any gift ideas?"), want: []fact{{"Sam's dad", "age", "60"}}},
+		{name: "OK/no_speaker", msg: tenure.Message{ID: "m1", Role: "user", Content: "I live in Leeds.", CreatedAt: monday}, want: []fact{{"user", "lives_in", "Leeds"}}},
+		{name: "OK/user_name", msg: tenure.Message{ID: "m1", Role: "user", Content: "I live in Leeds.", CreatedAt: monday},
+			opts: extract.RulesOptions{UserName: "Jo"}, want: []fact{{"Jo", "lives_in", "Leeds"}}},
+		{name: "OK/user_speaker_as_assistant", msg: tenure.Message{ID: "m1", Role: "assistant", Speaker: "Mel", Content: "I live in Leeds.", CreatedAt: monday},
+			opts: extract.RulesOptions{UserSpeakers: []string{"Mel"}}, want: []fact{{"Mel", "lives_in", "Leeds"}}},
+		{name: "NoMatch/hypothetical", msg: say("m1", "If I lived in Paris I'd eat croissants every day.")},
+		{name: "NoMatch/negated", msg: say("m1", "I don't live in London anymore.")},
+		{name: "NoMatch/question", msg: say("m1", "Do you live in Leeds?")},
+		{name: "NoMatch/pronoun_object", msg: say("m1", "I love you guys.")},
+		{name: "NoMatch/not_a_role", msg: say("m1", "I'm a bit tired today.")},
+		{name: "NoMatch/past", msg: say("m1", "I used to work at a bakery.")},
+		{name: "NoMatch/reported", msg: say("m1", "My flatmate says I love chaos.")},
+		{name: "NoMatch/not_had", msg: say("m1", "I have no time for games.")},
+		{name: "NoMatch/place_pronoun", msg: say("m1", "My sister lives there too.")},
+		{name: "NoMatch/busy_now", msg: say("m1", "I'm in a meeting now.")},
+		{name: "NoMatch/work_when", msg: say("m1", "I work at night mostly.")},
+		{name: "NoMatch/assistant", msg: tenure.Message{ID: "m1", Role: "assistant", Content: "I live in the cloud, ha.", CreatedAt: monday}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := extractBatch(t, extract.NewRules(tc.opts), extract.Batch{Messages: []tenure.Message{tc.msg}})
+			if diff := cmp.Diff(tc.want, facts(res)); diff != "" {
+				t.Errorf("facts of %q (-want +got):\n%s", tc.msg.Content, diff)
+			}
+			if tc.wantTxt != nil {
+				var got []string
+				for _, f := range res.Facts {
+					got = append(got, f.Text)
+				}
+				if diff := cmp.Diff(tc.wantTxt, got); diff != "" {
+					t.Errorf("fact texts (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func TestRulesTemporal(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	res := extractBatch(t, r, extract.Batch{Messages: []tenure.Message{
+		say("m1", "I moved to Boston four years ago."),
+		say("m2", "I'm moving to Berlin next month."),
+		say("m3", "I live in Leeds."),
+	}})
+	want := []struct {
+		text      string
+		validFrom *time.Time
+	}{
+		{"Sam lives in Boston since 2019", tenure.Ptr(time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC))},
+		{"Sam is moving to Berlin in June 2023", tenure.Ptr(time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC))},
+		{"Sam lives in Leeds", nil},
+	}
+	if len(res.Facts) != len(want) {
+		t.Fatalf("got %d facts, want %d: %+v", len(res.Facts), len(want), res.Facts)
+	}
+	for i, w := range want {
+		f := res.Facts[i]
+		if f.Text != w.text || !cmp.Equal(f.ValidFrom, w.validFrom) {
+			t.Errorf("fact %d = %q from %v, want %q from %v", i, f.Text, f.ValidFrom, w.text, w.validFrom)
+		}
+	}
+
+	t.Run("OK/injected_resolver", func(t *testing.T) {
+		due := time.Date(2030, 1, 2, 0, 0, 0, 0, time.UTC)
+		r := extract.NewRules(extract.RulesOptions{Resolve: func(text string, _ time.Time) []tenure.ResolvedDate {
+			return []tenure.ResolvedDate{{Expr: "soonish", Date: due, Granularity: "day"}}
+		}})
+		res := extractBatch(t, r, extract.Batch{Messages: []tenure.Message{say("m1", "I'll ship the installer soonish.")}})
+		if got, want := items(res), []item{{tenure.StateAction, "Ship the installer on 2 January 2030"}}; !cmp.Equal(got, want) {
+			t.Errorf("items = %v, want %v", got, want)
+		}
+	})
+}
+
+func TestRulesCandidates(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{
+		say("m1", "TODO: rotate the staging API keys"),
+		say("m2", "TODO: rotate the staging API keys"),
+	}})
+	if len(res.Items) != 1 {
+		t.Fatalf("got %d items, want the repeated to-do folded into 1: %+v", len(res.Items), res.Items)
+	}
+	it := res.Items[0].Item
+	want := tenure.StateItem{
+		UID: tenure.StateUID(tenure.StateAction, "Rotate the staging API keys"), Type: tenure.StateAction,
+		Text: "Rotate the staging API keys", Status: "open", TopicTags: []string{"api"}, Refs: []string{"m1", "m2"},
+		Confidence: tenure.ConfidenceHigh, Source: extract.RulesSource, ThreadID: "t",
+	}
+	if diff := cmp.Diff(want, it); diff != "" {
+		t.Errorf("item (-want +got):\n%s", diff)
+	}
+}
+
+func TestRulesQuestionStatus(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	reply := func(content string) tenure.Message {
+		m := say("m2", content)
+		m.Speaker = "Dev"
+		return m
+	}
+	for _, tc := range []struct {
+		name, answer, want string
+	}{
+		{"OK/yes", "It does, I checked last week.", "answered"},
+		{"OK/on_topic", "RDS lists pg_partman among its extensions.", "answered"},
+		{"Open/deferral", "Good question, I'll ask legal.", "open"},
+		{"Open/question_back", "Which version of RDS?", "open"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := extractBatch(t, r, extract.Batch{Messages: []tenure.Message{
+				say("m1", "Does RDS support the pg_partman extension?"), reply(tc.answer)}})
+			if len(res.Items) == 0 || res.Items[0].Item.Type != tenure.StateQuestion {
+				t.Fatalf("no question extracted: %+v", res.Items)
+			}
+			if got := res.Items[0].Item.Status; got != tc.want {
+				t.Errorf("status = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRulesSupersedes(t *testing.T) {
+	old := tenure.StateItem{Type: tenure.StateDecision, Text: "Use Recharts for the charts", Status: "active"}
+	old.UID = tenure.StateUID(old.Type, old.Text)
+	other := tenure.StateItem{Type: tenure.StateConstraint, Text: "Charts must render in under 100 ms", Status: "active"}
+	other.UID = tenure.StateUID(other.Type, other.Text)
+	done := tenure.StateItem{Type: tenure.StateDecision, Text: "Use D3 for the charts", Status: "superseded"}
+	done.UID = tenure.StateUID(done.Type, done.Text)
+	existing := []tenure.StateItem{other, done, old}
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, tc := range []struct {
+		name, content, want string
+	}{
+		{"OK/switched", "We switched to ECharts for the charts instead of Recharts.", old.UID},
+		{"OK/no_longer", "We're no longer using Recharts; let's use ECharts for the charts.", old.UID},
+		{"NoTrigger", "Let's use ECharts for the charts.", ""},
+		{"NoSharedWords", "We switched to Vite instead of webpack.", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := extractBatch(t, r, extract.Batch{Messages: []tenure.Message{say("m1", tc.content)}, Existing: existing})
+			if len(res.Items) != 1 {
+				t.Fatalf("got %d items, want 1: %+v", len(res.Items), res.Items)
+			}
+			if got := res.Items[0].Supersedes; got != tc.want {
+				t.Errorf("Supersedes = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRulesDeterministic(t *testing.T) {
+	bs := batches(readLabelled(t))
+	first := extract.NewRules(extract.RulesOptions{})
+	for _, b := range bs {
+		a := extractBatch(t, first, b)
+		again := extractBatch(t, extract.NewRules(extract.RulesOptions{}), b)
+		if diff := cmp.Diff(a, again); diff != "" {
+			t.Fatalf("thread %s: results differ between runs (-first +second):\n%s", b.ThreadID, diff)
+		}
+		for _, c := range a.Items {
+			if want := tenure.StateUID(c.Item.Type, c.Item.Text); c.Item.UID != want {
+				t.Errorf("uid of %q = %s, want %s", c.Item.Text, c.Item.UID, want)
+			}
+		}
+	}
+}
+
+func TestRulesCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := extract.NewRules(extract.RulesOptions{}).Extract(ctx, extract.Batch{Messages: []tenure.Message{say("m1", "hi")}})
+	if got := tenure.ErrorCode(err); got != tenure.CodeTimeout || !errors.Is(err, context.Canceled) {
+		t.Errorf("error = %v (code %q), want a %q error wrapping context.Canceled", err, got, tenure.CodeTimeout)
+	}
+}
+
+func FuzzRules(f *testing.F) {
+	for _, l := range readLabelled(f) {
+		f.Add(l.Message.Content, l.Message.Role, l.Message.Speaker)
+	}
+	f.Add("I'm a \x00 nurse; TODO: \u00a0ship it?? \"let's use X", "user", "")
+	r := extract.NewRules(extract.RulesOptions{})
+	f.Fuzz(func(t *testing.T, content, role, speaker string) {
+		b := extract.Batch{ThreadID: "t", Messages: []tenure.Message{
+			{ID: "m1", Role: role, Speaker: speaker, Content: content, CreatedAt: monday},
+			{ID: "m2", Role: "user", Speaker: "Dev", Content: content + " Yes.", CreatedAt: monday.Add(time.Minute)},
+		}}
+		res, err := r.Extract(context.Background(), b)
+		if err != nil {
+			t.Fatalf("Extract: %v", err)
+		}
+		ids := []string{"m1", "m2"}
+		for _, c := range res.Items {
+			if err := c.Item.Validate(); err != nil {
+				t.Errorf("item %+v does not validate: %v", c.Item, err)
+			}
+			if c.Item.UID != tenure.StateUID(c.Item.Type, c.Item.Text) {
+				t.Errorf("item %q has uid %s", c.Item.Text, c.Item.UID)
+			}
+			if len(c.Item.Refs) == 0 || !subset(c.Item.Refs, ids) {
+				t.Errorf("item %q refs %v, want a non-empty subset of %v", c.Item.Text, c.Item.Refs, ids)
+			}
+		}
+		for _, fc := range res.Facts {
+			if fc.Subject == "" || fc.Attribute == "" || fc.Value == "" || fc.Text == "" {
+				t.Errorf("incomplete fact %+v", fc)
+			}
+			if len(fc.Refs) == 0 || !subset(fc.Refs, ids) {
+				t.Errorf("fact %q refs %v, want a non-empty subset of %v", fc.Text, fc.Refs, ids)
+			}
+		}
+	})
+}
+
+func BenchmarkRules(b *testing.B) {
+	r := extract.NewRules(extract.RulesOptions{})
+	b.Run("fixture", func(b *testing.B) {
+		bs := batches(readLabelled(b))
+		n := 0
+		for _, x := range bs {
+			n += len(x.Messages)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, x := range bs {
+				if _, err := r.Extract(context.Background(), x); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/message")
+	})
+	b.Run("lone_apostrophes", func(b *testing.B) {
+		msg := say("m1", strings.Repeat("x 'a ", 20000))
+		for b.Loop() {
+			if _, err := r.Extract(context.Background(), extract.Batch{Messages: []tenure.Message{msg}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func subset(xs, of []string) bool {
+	for _, x := range xs {
+		if !slices.Contains(of, x) {
+			return false
+		}
+	}
+	return true
+}
