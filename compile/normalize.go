@@ -107,7 +107,7 @@ func isDocument(o *tenure.Object) bool {
 // sectionFor places a stored object.
 func sectionFor(o *tenure.Object) SectionKind {
 	switch {
-	case o.StateItem != nil || o.Layer == tenure.LayerWorkingSet:
+	case o.StateItem != nil || o.Layer == tenure.LayerWorkingSet || isSummary(o):
 		return SectionState
 	case o.ObjectType == tenure.TypeToolSchema || o.Layer == tenure.LayerTool:
 		return SectionTools
@@ -198,4 +198,10 @@ func analyze(it *item) {
 		it.text = it.obj.Content
 	}
 	it.terms = retrieve.Terms(it.text)
+}
+
+// isSummary reports whether a stored object is a narrative summary of a
+// conversation (the engine files them under "summary/<thread>/...").
+func isSummary(o *tenure.Object) bool {
+	return o.Source == "summary" && strings.HasPrefix(o.Key, "summary/")
 }

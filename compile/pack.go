@@ -34,6 +34,9 @@ type plan struct {
 	contiguous bool    // stop at the first block that does not fit
 	mandatory  bool
 
+	// deferred blocks are packed only with what every other section left.
+	deferred []block
+
 	packed    []int
 	text      string
 	tokens    int
@@ -99,6 +102,18 @@ func (r *run) pack(context.Context) (int, int, error) {
 		pl.allocated += remaining
 		remaining -= pl.tokens - before
 	}
+	for _, k := range []SectionKind{SectionState, SectionMemory} {
+		pl := byKind[k]
+		if len(pl.deferred) == 0 || remaining <= minDeferred {
+			continue
+		}
+		before := pl.tokens
+		pl.blocks = append(pl.blocks, pl.deferred...)
+		pl.deferred = nil
+		r.fill(pl, pl.tokens+remaining)
+		pl.allocated += remaining
+		remaining -= pl.tokens - before
+	}
 	r.fitTotal()
 	r.topUp(truncated)
 	return r.liveCount(), r.packedCount(), nil
@@ -125,6 +140,9 @@ func (r *run) topUp(truncated []*plan) {
 		}
 	}
 }
+
+// minDeferred is the least leftover worth packing deferred blocks into.
+const minDeferred = 8
 
 // sepTokens is the cost of the blank line between sections.
 const sepTokens = 1
@@ -317,6 +335,8 @@ func (r *run) planFor(k SectionKind) *plan {
 	case SectionMemory:
 		sort.SliceStable(items, func(i, j int) bool { return better(items[i], items[j]) })
 		pl.header = fixed("## Memory (as of " + r.at.Format(time.DateOnly) + ")")
+		pl.blocks, pl.deferred = splitDeferred(items)
+		return pl
 	case SectionDocuments:
 		pl.role = "user"
 		pl.header = fixed("## Retrieved data (untrusted)\n" + dataPreamble)
@@ -347,6 +367,8 @@ func (r *run) planFor(k SectionKind) *plan {
 			}
 			return "## Task state\n" + stateHeader(its)
 		}
+		pl.blocks, pl.deferred = splitDeferred(items)
+		return pl
 	case SectionTail:
 		slices.Reverse(items) // newest first: the recent end survives truncation
 		pl.role, pl.chrono, pl.contiguous = "user", true, true
@@ -363,6 +385,21 @@ func (r *run) planFor(k SectionKind) *plan {
 		pl.blocks = append(pl.blocks, block{text: it.line, items: []*item{it}})
 	}
 	return pl
+}
+
+// splitDeferred turns items into blocks, putting minimal-tier ones aside:
+// they take only what every other section leaves, so that filler in one
+// section never crowds out what another needs.
+func splitDeferred(items []*item) (blocks, deferred []block) {
+	for _, it := range items {
+		b := block{text: it.line, items: []*item{it}}
+		if it.tier == TierMinimal {
+			deferred = append(deferred, b)
+		} else {
+			blocks = append(blocks, b)
+		}
+	}
+	return blocks, deferred
 }
 
 func fixed(s string) func([]block) string { return func([]block) string { return s } }

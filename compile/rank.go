@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/retrieve"
@@ -187,10 +188,7 @@ func (r *run) assignTier(it *item) {
 	case it.section == SectionTail:
 		it.tier = TierImportant
 	case it.section == SectionState:
-		it.tier = TierImportant
-		if o.StateItem != nil && o.StateItem.Pinned {
-			it.tier = TierCritical
-		}
+		it.tier = stateTier(it)
 	case o.Layer == tenure.LayerIdentity:
 		it.tier = TierCritical
 	case o.Layer == tenure.LayerEnvironment:
@@ -206,4 +204,28 @@ func (r *run) assignTier(it *item) {
 	default:
 		it.tier = TierMinimal
 	}
+}
+
+// stateTier ranks task state: pinned items are critical; decisions,
+// constraints and the working set always matter; an open question, action
+// or risk that shares nothing with the request is only filler, so that a
+// long conversation's backlog does not crowd out what the request needs.
+func stateTier(it *item) Tier {
+	s := it.obj.StateItem
+	switch {
+	case isSummary(&it.obj):
+		// The rolling summary is the conversation's story so far; a closed
+		// session's summary matters when it is about the request.
+		if strings.HasSuffix(it.obj.Key, "/rolling") || it.score > 0 {
+			return TierImportant
+		}
+		return TierMinimal
+	case s == nil:
+		return TierImportant
+	case s.Pinned:
+		return TierCritical
+	case s.Type == tenure.StateDecision || s.Type == tenure.StateConstraint || it.score > 0:
+		return TierImportant
+	}
+	return TierMinimal
 }
