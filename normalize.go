@@ -386,3 +386,19 @@ func ValueText(raw json.RawMessage) string {
 func SameValue(a, b *Object) bool {
 	return bytes.Equal(CanonicalJSON(a.Value), CanonicalJSON(b.Value))
 }
+
+// ParseTime parses an optional time given as text: RFC 3339, or a date
+// meaning midnight UTC. Empty means nil. A bad value is a CodeInvalid
+// error naming field.
+func ParseTime(field, v string) (*time.Time, error) {
+	if v == "" {
+		return nil, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return &t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return &t, nil
+	}
+	return nil, Errorf(CodeInvalid, field, "%q is not a time: use RFC 3339 (2025-01-31T09:00:00Z) or a date (2025-01-31)", v)
+}

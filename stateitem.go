@@ -1,6 +1,7 @@
 package tenure
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
@@ -166,4 +167,26 @@ func dedupe(ss []string) []string {
 		}
 	}
 	return out
+}
+
+// CompareStateItems orders state items for rendering: pinned first, then
+// type priority (decision > constraint > action > risk > question), then
+// confidence (high first), then the most recently seen, then uid and
+// thread. It returns a negative number when a comes first.
+func CompareStateItems(a, b *StateItem) int {
+	rank := func(c Confidence) int { return -slices.Index(Confidences, c) }
+	switch {
+	case a.Pinned != b.Pinned:
+		if a.Pinned {
+			return -1
+		}
+		return 1
+	case a.Type != b.Type:
+		return slices.Index(StateTypes, a.Type) - slices.Index(StateTypes, b.Type)
+	case a.Confidence != b.Confidence:
+		return rank(a.Confidence) - rank(b.Confidence)
+	case !a.LastSeenAt.Equal(b.LastSeenAt):
+		return b.LastSeenAt.Compare(a.LastSeenAt)
+	}
+	return cmp.Or(strings.Compare(a.UID, b.UID), strings.Compare(a.ThreadID, b.ThreadID))
 }

@@ -3,7 +3,6 @@ package compile
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -53,24 +52,16 @@ func stateHeader(items []*item) string {
 // (decision > constraint > action > risk > question), then confidence
 // (high first), then last_seen_at newest first. Working-set items follow.
 func sortState(items []*item) {
-	conf := func(c tenure.Confidence) int { return -slices.Index(tenure.Confidences, c) }
-	sort.SliceStable(items, func(i, j int) bool {
-		a, b := items[i].obj.StateItem, items[j].obj.StateItem
+	slices.SortStableFunc(items, func(x, y *item) int {
+		a, b := x.obj.StateItem, y.obj.StateItem
 		switch {
-		case a == nil || b == nil:
-			if (a == nil) != (b == nil) {
-				return b == nil
-			}
-			return items[i].obj.Key < items[j].obj.Key
-		case a.Pinned != b.Pinned:
-			return a.Pinned
-		case a.Type != b.Type:
-			return slices.Index(tenure.StateTypes, a.Type) < slices.Index(tenure.StateTypes, b.Type)
-		case a.Confidence != b.Confidence:
-			return conf(a.Confidence) < conf(b.Confidence)
-		case !a.LastSeenAt.Equal(b.LastSeenAt):
-			return a.LastSeenAt.After(b.LastSeenAt)
+		case a == nil && b == nil:
+			return strings.Compare(x.obj.Key, y.obj.Key)
+		case a == nil:
+			return 1
+		case b == nil:
+			return -1
 		}
-		return a.UID < b.UID
+		return tenure.CompareStateItems(a, b)
 	})
 }

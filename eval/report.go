@@ -33,7 +33,12 @@ func (r *Report) WriteTable(w io.Writer) error {
 		convs = "conversation"
 	}
 	fmt.Fprintf(w, "LoCoMo: %d %s, %d questions, tokenizer %s\n", len(r.Conversations), convs, r.Questions, r.Tokenizer)
-	fmt.Fprintf(w, "full conversation: %d to %d tokens (mean %d)\n\n", minFull, maxFull, meanFull)
+	fmt.Fprintf(w, "full conversation: %d to %d tokens (mean %d)\n", minFull, maxFull, meanFull)
+	if x := r.Extraction; x != nil {
+		fmt.Fprintf(w, "state extraction: %d items and %d facts from %d messages; ingest+extract %.0f msg/s (ingest alone %.0f msg/s)\n",
+			x.Items, x.Facts, x.Messages, x.MessagesPerSecond, x.IngestOnlyPerSecond)
+	}
+	fmt.Fprintln(w)
 
 	budgetHeader := func(title string) {
 		p("%s\t", title)

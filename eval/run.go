@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/extract"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/tokenizer"
 )
@@ -28,6 +29,28 @@ type Options struct {
 	TempDir string
 	// Progress, when set, is called after each conversation.
 	Progress func(done, total int)
+	// Extractor, when set, adds the system "tenure+state": a second store
+	// per conversation whose messages also went through state extraction
+	// (structured items and facts become candidates beside the turns).
+	Extractor extract.Extractor
+}
+
+// StateSystem is the name of the system with structured state.
+const StateSystem = "tenure+state"
+
+// ExtractionStats reports the state extraction of a run.
+type ExtractionStats struct {
+	Messages int `json:"messages"`
+	// Seconds is the time ingestion plus extraction took, and
+	// MessagesPerSecond the messages ingested and extracted per second.
+	Seconds           float64 `json:"seconds"`
+	MessagesPerSecond float64 `json:"messages_per_second"`
+	// IngestOnlyPerSecond is the same stores' ingestion rate without
+	// extraction, for comparison.
+	IngestOnlyPerSecond float64 `json:"ingest_only_per_second"`
+	Items               int     `json:"items"`
+	Facts               int     `json:"facts"`
+	ingestSeconds       float64
 }
 
 // Variant is a named Tenure configuration.
@@ -58,6 +81,8 @@ type Report struct {
 	FullTokens map[string]int `json:"full_conversation_tokens"`
 	// Results is indexed by system, then budget.
 	Results map[string]map[int]*Result `json:"results"`
+	// Extraction is set when the run had an extractor.
+	Extraction *ExtractionStats `json:"extraction,omitempty"`
 }
 
 // Result aggregates one system at one budget.
@@ -129,6 +154,10 @@ func RunLoCoMo(ctx context.Context, convs []Conversation, opt Options) (*Report,
 	for _, v := range variants {
 		rep.Systems = append(rep.Systems, v.Name)
 	}
+	if opt.Extractor != nil {
+		rep.Systems = append(rep.Systems, StateSystem)
+		rep.Extraction = &ExtractionStats{}
+	}
 	rep.Systems = append(rep.Systems, "recency", "bm25-turns")
 	for _, name := range rep.Systems {
 		rep.Results[name] = map[int]*Result{}
@@ -145,6 +174,10 @@ func RunLoCoMo(ctx context.Context, convs []Conversation, opt Options) (*Report,
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(convs))
 		}
+	}
+	if x := rep.Extraction; x != nil && x.Seconds > 0 {
+		x.MessagesPerSecond = float64(x.Messages) / x.Seconds
+		x.IngestOnlyPerSecond = float64(x.Messages) / x.ingestSeconds
 	}
 	for _, bySys := range rep.Results {
 		for _, r := range bySys {
@@ -167,15 +200,12 @@ func runConversation(ctx context.Context, conv Conversation, opt Options, varian
 		return err
 	}
 	defer os.RemoveAll(dir)
-	store := sqlite.New(filepath.Join(dir, "tenure.db"), sqlite.Options{})
-	if err := store.Open(ctx); err != nil {
+	msgs := conv.Messages()
+	store, ingest, err := openConversation(ctx, filepath.Join(dir, "tenure.db"), msgs)
+	if err != nil {
 		return err
 	}
 	defer store.Close()
-	msgs := conv.Messages()
-	if _, err := store.AppendMessages(ctx, evalPrincipal, msgs); err != nil {
-		return fmt.Errorf("ingest: %w", err)
-	}
 	turnText := map[string]string{}
 	full := 0
 	for _, m := range msgs {
@@ -187,6 +217,16 @@ func runConversation(ctx context.Context, conv Conversation, opt Options, varian
 	for _, v := range variants {
 		c := compile.New(store, compile.Options{History: v.History})
 		systems = append(systems, TenureSystem{Label: v.Name, Compiler: c, Principal: evalPrincipal, Tokenizer: opt.Tokenizer})
+	}
+	if opt.Extractor != nil {
+		st, err := withState(ctx, filepath.Join(dir, "state.db"), conv, msgs, opt.Extractor, rep.Extraction)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		rep.Extraction.ingestSeconds += ingest.Seconds()
+		systems = append(systems, TenureSystem{Label: StateSystem, Compiler: compile.New(st, compile.Options{}),
+			Principal: evalPrincipal, Tokenizer: opt.Tokenizer})
 	}
 	systems = append(systems, NewRecency(counter, msgs), NewBM25(counter, msgs))
 	for _, qa := range conv.QA {
@@ -235,4 +275,46 @@ func percentiles(xs []float64) Percentiles {
 		return math.Round(s[max(0, min(i, len(s)-1))]*1000) / 1000
 	}
 	return Percentiles{P50: at(0.50), P95: at(0.95), P99: at(0.99)}
+}
+
+// openConversation opens a fresh store and ingests msgs, timing the
+// ingestion.
+func openConversation(ctx context.Context, path string, msgs []tenure.Message) (*sqlite.Store, time.Duration, error) {
+	store := sqlite.New(path, sqlite.Options{})
+	if err := store.Open(ctx); err != nil {
+		return nil, 0, err
+	}
+	start := time.Now()
+	if _, err := store.AppendMessages(ctx, evalPrincipal, msgs); err != nil {
+		store.Close()
+		return nil, 0, fmt.Errorf("ingest: %w", err)
+	}
+	return store, time.Since(start), nil
+}
+
+// withState opens a second store, ingests msgs and runs state extraction
+// over every thread, adding to stats.
+func withState(ctx context.Context, path string, conv Conversation, msgs []tenure.Message, x extract.Extractor, stats *ExtractionStats) (*sqlite.Store, error) {
+	start := time.Now()
+	st, _, err := openConversation(ctx, path, msgs)
+	if err != nil {
+		return nil, err
+	}
+	threads := map[string]bool{}
+	for _, m := range msgs {
+		if threads[m.ThreadID] {
+			continue
+		}
+		threads[m.ThreadID] = true
+		r, err := st.ExtractAll(ctx, evalPrincipal, m.ThreadID, x)
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("extract state of %s: %w", conv.ID, err)
+		}
+		stats.Items += r.ItemsInserted
+		stats.Facts += r.FactsWritten
+	}
+	stats.Messages += len(msgs)
+	stats.Seconds += time.Since(start).Seconds()
+	return st, nil
 }

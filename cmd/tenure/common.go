@@ -4,33 +4,30 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/compile"
+	tenurehttp "github.com/tenure-dev/tenure/http"
 	"github.com/tenure-dev/tenure/sqlite"
 )
 
 // localUser is the user id of the default principal, the store's owner.
 const localUser = "local"
 
-// common holds the flags every command takes: where the store is, how to
-// print, who is asking and in which scope.
+// common holds the flags every command takes: where the store is (a
+// local file, or a server), how to print, who is asking and in which scope.
 type common struct {
-	fs            *flag.FlagSet
-	db            string
-	json          bool
-	principalFile string
-	tenant, user  string
-	authority     string
-	clearance     string
-	roles         string
-	permissions   string
-	project       string
-	session       string
-	task          string
-	scopeID       string
+	principalFlags
+	db          string
+	server, key string
+	json        bool
+	project     string
+	session     string
+	task        string
+	scopeID     string
 }
 
 // isCommonFlag lets "tenure help CMD" list only a command's own flags.
@@ -43,6 +40,8 @@ func isCommonFlag(name string) bool {
 func (c *common) define(fs *flag.FlagSet) {
 	c.fs = fs
 	fs.StringVar(&c.db, "db", defaultDBPath(), "database `file`")
+	fs.StringVar(&c.server, "server", "", "talk to the Tenure server at `URL` instead of --db (default $TENURE_SERVER)")
+	fs.StringVar(&c.key, "key", "", "API `key` for --server (default $TENURE_KEY)")
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	fs.StringVar(&c.principalFile, "principal", "", "JSON principal `file`")
 	fs.StringVar(&c.tenant, "tenant", "", "principal's tenant `id`")
@@ -72,32 +71,10 @@ func localOwner() tenure.Principal {
 // principal builds and validates who is asking, so that a bad principal is
 // rejected before the store is opened.
 func (c *common) principal() (tenure.Principal, error) {
-	p := localOwner()
-	if c.principalFile != "" {
-		data, err := os.ReadFile(c.principalFile)
-		if err != nil {
-			return p, &tenure.Error{Code: tenure.CodeInvalid, Field: "--principal", Message: "cannot read principal file", Err: err}
-		}
-		if p, err = parseOne[tenure.Principal](data, "principal"); err != nil {
-			return p, fmt.Errorf("principal file %s: %w", c.principalFile, prefixField("principal.", err))
-		}
+	p, err := c.overlayPrincipal(localOwner(), nil)
+	if err != nil {
+		return p, err
 	}
-	c.fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "tenant":
-			p.TenantID = c.tenant
-		case "user":
-			p.UserID = c.user
-		case "authority":
-			p.Authority = c.authority
-		case "clearance":
-			p.Clearance = tenure.Classification(c.clearance)
-		case "roles":
-			p.Roles = splitList(c.roles)
-		case "permissions":
-			p.Permissions = splitList(c.permissions)
-		}
-	})
 	p = p.WithDefaults(tenure.DefaultHierarchy)
 	if err := p.Validate(tenure.DefaultHierarchy); err != nil {
 		return p, fmt.Errorf("principal: %w", prefixField("principal.", err))
@@ -110,8 +87,14 @@ func (c *common) scope() tenure.Scope {
 	return tenure.Scope{ProjectID: c.project, SessionID: c.session, TaskID: c.task, ScopeID: c.scopeID}
 }
 
-// identity returns the validated principal and scope.
+// identity returns the validated principal and scope. With --server the
+// principal is the API key's, decided by the server: identity returns the
+// zero principal and the scope as given, and withBackend refuses principal
+// flags.
 func (c *common) identity() (tenure.Principal, tenure.Scope, error) {
+	if c.serverURL() != "" {
+		return tenure.Principal{}, c.scope(), nil
+	}
 	p, err := c.principal()
 	if err != nil {
 		return p, tenure.Scope{}, err
@@ -123,19 +106,109 @@ func (c *common) identity() (tenure.Principal, tenure.Scope, error) {
 	return p, s, nil
 }
 
+// backend is what the object commands read and write through: the
+// embedded store with a local compiler, or a Tenure server through the HTTP
+// client, so that the same command code runs on a file or remotely.
+type backend interface {
+	tenure.Store
+	tenure.MessageStore
+	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
+	Compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error)
+}
+
+var (
+	_ backend = localBackend{}
+	_ backend = (*tenurehttp.Client)(nil)
+)
+
+// localBackend is the embedded store with a compiler over it.
+type localBackend struct {
+	*sqlite.Store
+	compiler *compile.Compiler
+}
+
+// Compile implements backend.
+func (l localBackend) Compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error) {
+	return l.compiler.Compile(ctx, req)
+}
+
+// serverURL is --server, else $TENURE_SERVER; "" means the local --db.
+func (c *common) serverURL() string {
+	if c.server != "" {
+		return c.server
+	}
+	return envServer()
+}
+
+// withBackend runs fn on the server of --server, or else on the store of
+// --db (opened and closed around fn) with a compiler configured by copt.
+func (c *common) withBackend(ctx context.Context, copt compile.Options, fn func(backend) error) error {
+	server := c.serverURL()
+	if server == "" {
+		return c.withStore(ctx, func(st *sqlite.Store) error {
+			return fn(localBackend{Store: st, compiler: compile.New(st, copt)})
+		})
+	}
+	if err := c.checkRemote(server); err != nil {
+		return err
+	}
+	key := c.key
+	if key == "" {
+		key = envKey()
+	}
+	return fn(tenurehttp.NewClient(server, key, tenurehttp.ClientOptions{}))
+}
+
+// checkRemote refuses flags that mean nothing with --server: the server
+// runs every request as the principal of the API key, on its own database.
+func (c *common) checkRemote(server string) error {
+	if u, err := url.Parse(server); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return tenure.Errorf(tenure.CodeInvalid, "--server", "%q is not a server URL: want http(s)://host[:port]", server)
+	}
+	if c.key == "" && envKey() == "" {
+		return tenure.Errorf(tenure.CodeInvalid, "--key", "required with --server (or $TENURE_KEY): the API key decides who you are")
+	}
+	var bad string
+	c.fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "db", "principal", "tenant", "user", "authority", "clearance", "roles", "permissions":
+			if bad == "" {
+				bad = f.Name
+			}
+		}
+	})
+	if bad == "db" {
+		return tenure.Errorf(tenure.CodeInvalid, "--db", "with --server the server's database is used; give one or the other")
+	}
+	if bad != "" {
+		return tenure.Errorf(tenure.CodeInvalid, "--"+bad, "with --server every request runs as the principal of --key; principal flags apply to a local --db only")
+	}
+	return nil
+}
+
 // withStore opens the store, runs fn and closes the store, reporting a
+// close failure when fn succeeded. Commands that use it work on a local
+// database only.
+func (c *common) withStore(ctx context.Context, fn func(*sqlite.Store) error) error {
+	if server := c.serverURL(); server != "" {
+		return tenure.Errorf(tenure.CodeInvalid, "--server", "%s works on a local --db only (unset --server and $TENURE_SERVER)", c.fs.Name())
+	}
+	return withDB(ctx, c.db, fn)
+}
+
+// withDB opens the database file db, runs fn and closes it, reporting a
 // close failure when fn succeeded.
-func (c *common) withStore(ctx context.Context, fn func(*sqlite.Store) error) (err error) {
-	st := sqlite.New(c.db, sqlite.Options{})
+func withDB(ctx context.Context, db string, fn func(*sqlite.Store) error) (err error) {
+	st := sqlite.New(db, sqlite.Options{})
 	if err := st.Open(ctx); err != nil {
 		if tenure.ErrorCode(err) == tenure.CodeInternal {
-			err = &tenure.Error{Code: tenure.CodeUnavailable, Field: "--db", Message: "cannot open database " + c.db, Err: err}
+			err = &tenure.Error{Code: tenure.CodeUnavailable, Field: "--db", Message: "cannot open database " + db, Err: err}
 		}
 		return err
 	}
 	defer func() {
 		if cerr := st.Close(); cerr != nil && err == nil {
-			err = &tenure.Error{Code: tenure.CodeUnavailable, Field: "--db", Message: "cannot close database " + c.db, Err: cerr}
+			err = &tenure.Error{Code: tenure.CodeUnavailable, Field: "--db", Message: "cannot close database " + db, Err: cerr}
 		}
 	}()
 	return fn(st)
@@ -175,20 +248,6 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-// parseTime parses a time flag: RFC 3339, or a date meaning midnight UTC.
-func parseTime(flagName, v string) (*time.Time, error) {
-	if v == "" {
-		return nil, nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-		return &t, nil
-	}
-	if t, err := time.Parse(time.DateOnly, v); err == nil {
-		return &t, nil
-	}
-	return nil, tenure.Errorf(tenure.CodeInvalid, flagName, "%q is not a time: use RFC 3339 (2025-01-31T09:00:00Z) or a date (2025-01-31)", v)
-}
-
 // readFlags are the as-of flags of the bitemporal read modes.
 type readFlags struct{ asOfTx, asOfValid string }
 
@@ -199,13 +258,57 @@ func (r *readFlags) define(fs *flag.FlagSet) {
 
 // read builds the read mode in scope s.
 func (r *readFlags) read(s tenure.Scope) (tenure.Read, error) {
-	tx, err := parseTime("--as-of-tx", r.asOfTx)
+	tx, err := tenure.ParseTime("--as-of-tx", r.asOfTx)
 	if err != nil {
 		return tenure.Read{}, err
 	}
-	valid, err := parseTime("--as-of-valid", r.asOfValid)
+	valid, err := tenure.ParseTime("--as-of-valid", r.asOfValid)
 	if err != nil {
 		return tenure.Read{}, err
 	}
 	return tenure.Read{Scope: s, AsOfTx: tx, AsOfValid: valid}, nil
+}
+
+// principalFlags are the flags that describe a principal.
+type principalFlags struct {
+	fs                                 *flag.FlagSet
+	principalFile                      string
+	tenant, user, authority, clearance string
+	roles, permissions                 string
+}
+
+// overlayPrincipal starts from p, replaces it with the --principal file when
+// one is given, and sets the fields whose flags were given; extra handles
+// flags of the command's own.
+func (c *principalFlags) overlayPrincipal(p tenure.Principal, extra func(name string, p *tenure.Principal)) (tenure.Principal, error) {
+	if c.principalFile != "" {
+		data, err := os.ReadFile(c.principalFile)
+		if err != nil {
+			return p, &tenure.Error{Code: tenure.CodeInvalid, Field: "--principal", Message: "cannot read principal file", Err: err}
+		}
+		if p, err = parseOne[tenure.Principal](data, "principal"); err != nil {
+			return p, fmt.Errorf("principal file %s: %w", c.principalFile, prefixField("principal.", err))
+		}
+	}
+	c.fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "tenant":
+			p.TenantID = c.tenant
+		case "user":
+			p.UserID = c.user
+		case "authority":
+			p.Authority = c.authority
+		case "clearance":
+			p.Clearance = tenure.Classification(c.clearance)
+		case "roles":
+			p.Roles = splitList(c.roles)
+		case "permissions":
+			p.Permissions = splitList(c.permissions)
+		default:
+			if extra != nil {
+				extra(f.Name, &p)
+			}
+		}
+	})
+	return p, nil
 }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/jsonx"
 	"github.com/tenure-dev/tenure/llm/openai"
 	"github.com/tenure-dev/tenure/retrieve"
-	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var compileSpec = commandSpec{
@@ -78,11 +78,14 @@ func (c *compileCmd) request() (compile.Request, compile.Options, error) {
 	}
 	req := compile.Request{Principal: p, Scope: s, TaskType: tenure.TaskType(c.taskType), Query: c.query, CurrentTurn: c.turn,
 		Budget: c.budget, Tokenizer: c.tokenizer, Mode: compile.Mode(c.mode)}
-	if req.AsOf, err = parseTime("--as-of", c.asOf); err != nil {
+	if req.AsOf, err = tenure.ParseTime("--as-of", c.asOf); err != nil {
 		return req, opt, err
 	}
 	if c.format, err = compile.ParseFormat(c.format); err != nil {
 		return req, opt, prefixField("--", err)
+	}
+	if c.serverURL() != "" && c.embedder != "none" {
+		return req, opt, tenure.Errorf(tenure.CodeInvalid, "--embedder", "with --server the server compiles with its own embedder")
 	}
 	switch c.embedder {
 	case "none":
@@ -126,16 +129,7 @@ func (c *compileCmd) request() (compile.Request, compile.Options, error) {
 }
 
 // decodeList strictly decodes a JSON array file.
-func decodeList[T any](data []byte, what string) ([]T, error) {
-	raw, err := oneValue(data, "a JSON array of "+what)
-	if err != nil {
-		return nil, err
-	}
-	if raw[0] != '[' {
-		return nil, tenure.Errorf(tenure.CodeInvalid, "", "want a JSON array of %s, got %s", what, jsonKind(raw))
-	}
-	return decodeOne[[]T](raw, what)
-}
+func decodeList[T any](data []byte, what string) ([]T, error) { return jsonx.ParseList[T](data, what) }
 
 func (c *compileCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err := wantArgs(compileSpec, args, 0); err != nil {
@@ -145,8 +139,8 @@ func (c *compileCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return fmt.Errorf("compile: %w", err)
 	}
-	return c.withStore(ctx, func(st *sqlite.Store) error {
-		env, tr, err := compile.New(st, opt).Compile(ctx, req)
+	return c.withBackend(ctx, opt, func(st backend) error {
+		env, tr, err := st.Compile(ctx, req)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/compile"
 )
 
 var endSessionSpec = commandSpec{
@@ -33,7 +33,7 @@ func (c *endSessionCmd) exec(ctx context.Context, sio stdio, args []string) erro
 	if err != nil {
 		return err
 	}
-	return c.withStore(ctx, func(st *sqlite.Store) error {
+	return c.withBackend(ctx, compile.Options{}, func(st backend) error {
 		n, err := st.EndSession(ctx, p, args[0])
 		if err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/eval"
+	"github.com/tenure-dev/tenure/extract"
 )
 
 var evalSpec = commandSpec{
@@ -42,6 +43,8 @@ type evalCmd struct {
 	sizes      string
 	queries    int
 	dir        string
+	extract    string
+	llm        llmFlags
 }
 
 func (c *evalCmd) define(fs *flag.FlagSet) {
@@ -53,6 +56,8 @@ func (c *evalCmd) define(fs *flag.FlagSet) {
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
 	fs.StringVar(&c.sizes, "sizes", "1000,10000,100000", "bench: stored message `counts`, comma-separated")
 	fs.IntVar(&c.queries, "queries", 200, "bench: compile `queries` per size")
+	fs.StringVar(&c.extract, "extract", "none", "locomo: also run Tenure with state extraction: none, rules or llm (see --llm)")
+	c.llm.define(fs)
 	fs.StringVar(&c.dir, "dir", "", "`directory` for the temporary stores (default: the system's)")
 }
 
@@ -82,6 +87,9 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 	if c.ablation {
 		opt.Variants = eval.Ablations
 	}
+	if opt.Extractor, err = c.extractor(); err != nil {
+		return err
+	}
 	if bar := newBar(progressOut(sio, c.noProgress), len(convs), "locomo"); bar != nil {
 		opt.Progress = func(done, _ int) { _ = bar.Set(done) }
 		defer bar.Finish()
@@ -94,6 +102,26 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 		return writeJSON(sio.out, rep)
 	}
 	return rep.WriteTable(sio.out)
+}
+
+// extractor returns the --extract extractor (nil for none).
+func (c *evalCmd) extractor() (extract.Extractor, error) {
+	if err := c.llm.validate(); err != nil {
+		return nil, err
+	}
+	switch c.extract {
+	case "none":
+		return nil, nil
+	case "rules":
+		return extract.NewRules(extract.RulesOptions{}), nil
+	case "llm":
+		comp := c.llm.completer()
+		if comp == nil {
+			return nil, tenure.Errorf(tenure.CodeInvalid, "--extract", "llm needs --llm openai or anthropic")
+		}
+		return extract.NewLLM(comp, extract.LLMOptions{}), nil
+	}
+	return nil, tenure.Errorf(tenure.CodeInvalid, "--extract", "unknown extractor %q (want none, rules or llm)", c.extract)
 }
 
 // positiveInts parses a comma-separated list of integers in 1..limit.

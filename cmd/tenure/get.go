@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/compile"
 )
 
 var getSpec = commandSpec{
@@ -44,7 +44,7 @@ func (c *getCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return fmt.Errorf("get: %w", err)
 	}
 	ref := args[0]
-	return c.withStore(ctx, func(st *sqlite.Store) error {
+	return c.withBackend(ctx, compile.Options{}, func(st backend) error {
 		var o tenure.Object
 		if c.byID {
 			o, err = st.Get(ctx, p, ref, r)

@@ -54,8 +54,14 @@ func usage() string {
 // CLI acts as. The defaults are interpolated from the domain so the text
 // cannot drift from the code.
 var commonHelp = fmt.Sprintf(`
-Common flags (every command):
+Common flags (every command but eval, serve and keys):
   --db FILE              database file (default $TENURE_DB, else ./tenure.db)
+  --server URL           talk to a 'tenure serve' server instead of --db
+                         (default $TENURE_SERVER); put, get, history, list,
+                         compile, retire, resolutions and end-session
+  --key KEY              the API key for --server (default $TENURE_KEY): the
+                         server runs every request as the key's principal, so
+                         the principal flags apply to a local --db only
   --json                 print JSON; errors go to stderr as {"code","message","field"}
   --principal FILE       who is asking, as JSON: user_id, user_name, tenant_id,
                          organization, department, roles, authority, clearance,
@@ -94,7 +100,7 @@ func commandUsage(spec commandSpec) string {
 	fs := newFlagSet(spec.name)
 	spec.new().define(fs)
 	var own strings.Builder
-	hasCommon := fs.Lookup("db") != nil // eval works on its own stores
+	hasCommon := fs.Lookup("scope-id") != nil // eval, serve and keys take their own flags
 	fs.VisitAll(func(f *flag.Flag) {
 		if hasCommon && isCommonFlag(f.Name) {
 			return

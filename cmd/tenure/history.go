@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/compile"
 )
 
 var historySpec = commandSpec{
@@ -30,7 +30,7 @@ func (c *historyCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return err
 	}
-	return c.withStore(ctx, func(st *sqlite.Store) error {
+	return c.withBackend(ctx, compile.Options{}, func(st backend) error {
 		h, err := st.History(ctx, p, args[0], s)
 		if err != nil {
 			return err

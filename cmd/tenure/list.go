@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/compile"
 )
 
 var listSpec = commandSpec{
@@ -78,7 +78,7 @@ func (c *listCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return fmt.Errorf("list: %w", err)
 	}
-	return c.withStore(ctx, func(st *sqlite.Store) error {
+	return c.withBackend(ctx, compile.Options{}, func(st backend) error {
 		objs, err := st.List(ctx, p, f)
 		if err != nil {
 			return err

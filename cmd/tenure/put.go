@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/compile"
 )
 
 var putSpec = commandSpec{
@@ -51,7 +51,7 @@ func (c *putCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	for i := range objs {
 		c.fillScope(&objs[i])
 	}
-	return c.withStore(ctx, func(st *sqlite.Store) error {
+	return c.withBackend(ctx, compile.Options{}, func(st backend) error {
 		if !batch {
 			res, err := st.Put(ctx, p, objs[0])
 			if err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/compile"
 )
 
 var resolutionsSpec = commandSpec{
@@ -36,7 +36,7 @@ func (c *resolutionsCmd) exec(ctx context.Context, sio stdio, args []string) err
 	if err != nil {
 		return err
 	}
-	return c.withStore(ctx, func(st *sqlite.Store) error {
+	return c.withBackend(ctx, compile.Options{}, func(st backend) error {
 		rs, err := st.Resolutions(ctx, p, !c.all)
 		if err != nil {
 			return err

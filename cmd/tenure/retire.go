@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/compile"
 )
 
 var retireSpec = commandSpec{
@@ -60,7 +60,7 @@ func (c *retireCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return fmt.Errorf("retire: %w", err)
 	}
-	return c.withStore(ctx, func(st *sqlite.Store) error {
+	return c.withBackend(ctx, compile.Options{}, func(st backend) error {
 		rep, err := st.Retire(ctx, p, opt)
 		if err != nil {
 			return err

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/summarize"
+)
+
+var extractSpec = commandSpec{
+	name:    "extract",
+	args:    "",
+	summary: "turn a thread's new messages into structured state and summaries",
+	detail: "Reads the thread's messages after its watermarks, extracts decisions, constraints, actions,\n" +
+		"questions, risks and profile facts (deterministic rules, or --llm), reconciles them into the\n" +
+		"thread's state, and writes the rolling summary and the summaries of closed sessions.\n" +
+		"Each channel fails on its own: a failing model never blocks the other channel.",
+	new: func() subcommand { return new(extractCmd) },
+}
+
+type extractCmd struct {
+	common
+	llm          llmFlags
+	thread       string
+	noSummaries  bool
+	rollingEvery int
+}
+
+func (c *extractCmd) define(fs *flag.FlagSet) {
+	c.common.define(fs)
+	c.llm.define(fs)
+	fs.StringVar(&c.thread, "thread", "", "thread `id` (required)")
+	fs.BoolVar(&c.noSummaries, "no-summaries", false, "skip the narrative channel")
+	fs.IntVar(&c.rollingEvery, "rolling-every", summarize.DefaultRollingEvery, "rewrite the rolling summary every `N` user turns")
+}
+
+// extractResult is extract's JSON output.
+type extractResult struct {
+	State        tenure.ExtractionResult `json:"state"`
+	StateError   *tenure.Error           `json:"state_error,omitempty"`
+	Summary      *engine.SummaryResult   `json:"summary,omitempty"`
+	SummaryError *tenure.Error           `json:"summary_error,omitempty"`
+}
+
+func (c *extractCmd) exec(ctx context.Context, sio stdio, args []string) error {
+	if err := wantArgs(extractSpec, args, 0); err != nil {
+		return err
+	}
+	if c.thread == "" {
+		return tenure.Errorf(tenure.CodeInvalid, "--thread", "required")
+	}
+	if c.rollingEvery < 1 {
+		return tenure.Errorf(tenure.CodeInvalid, "--rolling-every", "must be at least 1")
+	}
+	if err := c.llm.validate(); err != nil {
+		return err
+	}
+	p, _, err := c.identity()
+	if err != nil {
+		return err
+	}
+	var x extract.Extractor = extract.NewRules(extract.RulesOptions{})
+	var sum engine.Summarizer = summarize.NewExtractive(summarize.Options{})
+	if comp := c.llm.completer(); comp != nil {
+		x = extract.NewLLM(comp, extract.LLMOptions{})
+		sum = summarize.Fallback(summarize.NewLLM(comp, summarize.Options{}), sum)
+	}
+	return c.withStore(ctx, func(st *sqlite.Store) error {
+		var res extractResult
+		res.State, err = st.ExtractAll(ctx, p, c.thread, x)
+		if err != nil {
+			res.StateError = tenure.AsError(err)
+		}
+		if !c.noSummaries {
+			s, err := st.Summarize(ctx, p, c.thread, sum, engine.SummaryOptions{RollingEvery: c.rollingEvery})
+			res.Summary = &s
+			if err != nil {
+				res.SummaryError = tenure.AsError(err)
+			}
+		}
+		if err := c.output(sio, res, func() error { return printExtract(sio, res) }); err != nil {
+			return err
+		}
+		switch {
+		case res.StateError != nil:
+			return res.StateError
+		case res.SummaryError != nil:
+			return res.SummaryError
+		}
+		return nil
+	})
+}
+
+func printExtract(sio stdio, res extractResult) error {
+	s := res.State
+	fmt.Fprintf(sio.out, "state: %s read; %d inserted, %d merged, %d superseded, %d conflicting, %d dropped; %s\n",
+		plural(s.Messages, "message"), s.ItemsInserted, s.ItemsMerged, s.ItemsSuperseded, s.ItemsConflicted, s.ItemsDropped,
+		plural(s.FactsWritten, "fact"))
+	if s.SkippedReason != "" {
+		fmt.Fprintf(sio.out, "state: nothing to do (%s)\n", s.SkippedReason)
+	}
+	if res.StateError != nil {
+		fmt.Fprintf(sio.out, "state: failed: %v\n", res.StateError)
+	}
+	if res.Summary != nil {
+		if res.Summary.Rolling != nil {
+			fmt.Fprintf(sio.out, "summary: rolling summary rewritten (%d characters)\n", len(res.Summary.Rolling.Content))
+		}
+		fmt.Fprintf(sio.out, "summary: %s summarized\n", plural(len(res.Summary.Sessions), "closed session"))
+	}
+	if res.SummaryError != nil {
+		fmt.Fprintf(sio.out, "summary: failed: %v\n", res.SummaryError)
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/mcp"
+	"github.com/tenure-dev/tenure/sqlite"
+)
+
+var mcpSpec = commandSpec{
+	name:    "mcp",
+	summary: "serve the store to an agent over the Model Context Protocol (stdio, or --http)",
+	detail: `mcp serves the tools remember, compile_context, recall, supersede,
+expand_state_item, history and forget, and the resources tenure://identity and
+tenure://state, to one agent over standard input and output (newline-delimited
+JSON-RPC), or with --http ADDR to any number of clients over streamable HTTP
+at http://ADDR/mcp. Every call runs as the principal of the principal flags, in
+the scope of the scope flags, with the usual permission checks: anyone who can
+reach --http ADDR acts as that principal.
+Example client configuration: {"command": "tenure", "args": ["mcp", "--db", "/path/tenure.db"]}`,
+	new: func() subcommand { return new(mcpCmd) },
+}
+
+// mcpPath is where --http serves the MCP endpoint (as tenure serve does).
+const mcpPath = "/mcp"
+
+type mcpCmd struct {
+	common
+	http   string
+	budget int
+}
+
+func (c *mcpCmd) define(fs *flag.FlagSet) {
+	c.common.define(fs)
+	fs.StringVar(&c.http, "http", "", "serve streamable HTTP on `address` (host:port) instead of stdio")
+	fs.IntVar(&c.budget, "budget", 2000, "token `budget` of compile_context when the call gives none")
+}
+
+func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
+	if err := wantArgs(mcpSpec, args, 0); err != nil {
+		return err
+	}
+	p, s, err := c.identity()
+	if err != nil {
+		return err
+	}
+	if c.budget <= 0 {
+		return tenure.Errorf(tenure.CodeInvalid, "--budget", "must be positive")
+	}
+	var ln net.Listener
+	if c.http != "" {
+		// Listen before opening the store so that a bad address fails fast.
+		if ln, err = net.Listen("tcp", c.http); err != nil {
+			return &tenure.Error{Code: tenure.CodeInvalid, Field: "--http", Message: "cannot listen on " + c.http, Err: err}
+		}
+		defer ln.Close()
+	}
+	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return c.withStore(ctx, func(st *sqlite.Store) error {
+		srv := mcp.NewServer(st, mcp.Options{Principal: p, Scope: s, DefaultBudget: c.budget, Logger: log})
+		if ln == nil {
+			return ignoreCanceled(srv.RunIO(ctx, sio.in, sio.out))
+		}
+		return serveMCP(ctx, sio, ln, srv)
+	})
+}
+
+// mcpHandler is the MCP endpoint tenure serve mounts at mcpPath, behind
+// its API-key authentication: each request runs as its key's principal.
+func mcpHandler(st *sqlite.Store, log *slog.Logger) http.Handler {
+	return mcp.NewServer(st, mcp.Options{PrincipalFromRequest: mcp.PrincipalFromContext, Logger: log}).HTTPHandler()
+}
+
+// serveMCP serves srv's streamable HTTP handler at mcpPath on ln until ctx
+// is done, then shuts down gracefully.
+func serveMCP(ctx context.Context, sio stdio, ln net.Listener, srv *mcp.Server) error {
+	mux := http.NewServeMux()
+	mux.Handle(mcpPath, srv.HTTPHandler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(sio.err, "tenure mcp: serving streamable HTTP on http://%s%s\n", ln.Addr(), mcpPath)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return &tenure.Error{Code: tenure.CodeUnavailable, Field: "--http", Message: "http server stopped", Err: err}
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); errors.Is(err, context.DeadlineExceeded) {
+		// Open event streams do not end by themselves: cut them.
+		return hs.Close()
+	} else if err != nil {
+		return &tenure.Error{Code: tenure.CodeUnavailable, Field: "--http", Message: "http server shutdown", Err: err}
+	}
+	return nil
+}
+
+// ignoreCanceled treats the end of the command's context (an interrupt)
+// as a normal end of the session.
+func ignoreCanceled(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}

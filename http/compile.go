@@ -1,0 +1,74 @@
+package http
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/compile"
+)
+
+// compile handles POST /v1/compile?format=…&trace=…: the body is a
+// compile.Request without a principal (the key's is used), the answer the
+// rendered envelope, its trace id and, with trace=true, the trace. The
+// trace is kept for TraceTTL either way.
+func (s *Server) compile(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
+	q := newQuery(r)
+	format, ferr := compile.ParseFormat(q.str("format"))
+	withTrace := q.bool("trace", false)
+	if err := q.done(); err != nil {
+		return nil, err
+	}
+	if ferr != nil {
+		return nil, ferr
+	}
+	req, err := decodeBody[compile.Request](s, r, "compile request")
+	if err != nil {
+		return nil, err
+	}
+	if !reflect.ValueOf(req.Principal).IsZero() {
+		return nil, tenure.Errorf(tenure.CodeInvalid, "principal", "set by the API key: leave it out")
+	}
+	if s.compiler == nil {
+		return nil, tenure.Errorf(tenure.CodeUnavailable, "", "this server has no compiler")
+	}
+	req.Principal = p
+	var (
+		env compile.Envelope
+		tr  compile.Trace
+	)
+	start := time.Now()
+	err = s.metrics.op("compile", func() (err error) { env, tr, err = s.compiler.Compile(r.Context(), req); return })
+	if err != nil {
+		return nil, err
+	}
+	s.metrics.compiled(time.Since(start), env, tr)
+	s.traces.put(tr, p.TenantID, p.UserID)
+	rendered, err := json.Marshal(env.Render(format))
+	if err != nil {
+		return nil, tenure.Internal("render envelope", err)
+	}
+	res := CompileResponse{TraceID: tr.TraceID, Format: format, Tokens: env.Tokens, Budget: env.Budget, CacheKey: env.CacheKey,
+		Envelope: rendered}
+	if withTrace {
+		res.Trace = &tr
+	}
+	return res, nil
+}
+
+// getTrace handles GET /v1/traces/{id}. A trace is readable by its own
+// user, and by principals allowed full traces (the top rank or
+// trace:full) in the same tenant; to anyone else it is missing.
+func (s *Server) getTrace(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
+	if err := newQuery(r).done(); err != nil {
+		return nil, err
+	}
+	id := r.PathValue("id")
+	ct, ok := s.traces.get(id)
+	if !ok || ct.tenant != p.TenantID || (ct.user != p.UserID && !s.fullTraces(p)) {
+		return nil, tenure.Errorf(tenure.CodeNotFound, "id", "no trace %q (traces are kept for %s)", id, s.opt.TraceTTL)
+	}
+	return ct.trace, nil
+}

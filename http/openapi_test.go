@@ -1,0 +1,349 @@
+package http_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"net/http"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/compile"
+	tenurehttp "github.com/tenure-dev/tenure/http"
+)
+
+var update = flag.Bool("update", false, "rewrite openapi.json from the route table and the Go types")
+
+// apiOp documents one route for the OpenAPI document.
+type apiOp struct {
+	method, path, summary string
+	query                 []apiParam
+	body                  any // a value of the request body's type, or nil
+	resp                  any // a value of the response body's type
+	public                bool
+	contentType           string // of the response, when not JSON
+}
+
+type apiParam struct {
+	name, typ, desc string
+	enum            []string
+}
+
+var (
+	scopeParams = []apiParam{
+		{"project_id", "string", "project of the scope", nil},
+		{"user_id", "string", "user of the scope (default: the key's user; another user needs scope:any_user)", nil},
+		{"session_id", "string", "session of the scope", nil},
+		{"task_id", "string", "task of the scope", nil},
+		{"scope_id", "string", "hypothetical or draft sandbox of the scope", nil},
+	}
+	readParams = append(slices.Clone(scopeParams),
+		apiParam{"as_of_tx", "date-time", "read what the store believed at this transaction time (RFC 3339)", nil},
+		apiParam{"as_of_valid", "date-time", "read what was true at this valid time, by the latest belief (RFC 3339)", nil})
+	listParams = append(slices.Clone(scopeParams),
+		apiParam{"layer", "string", "only objects in this layer", strs(tenure.Layers)},
+		apiParam{"scope_kind", "string", "only objects of this scope kind", strs(tenure.ScopeKinds)},
+		apiParam{"status", "string", "only objects with this status (default: every status)", strs(tenure.Statuses)},
+		apiParam{"object_type", "string", "only objects of this type", strs(tenure.ObjectTypes)},
+		apiParam{"key_prefix", "string", "only keys starting with this prefix", nil},
+		apiParam{"limit", "integer", "at most this many objects (default 100, at most 10000)", nil})
+	messageParams = append(slices.Clone(scopeParams),
+		apiParam{"thread_id", "string", "the thread (required)", nil},
+		apiParam{"after_id", "string", "only messages after this one: a watermark for incremental reads", nil},
+		apiParam{"after_time", "date-time", "only messages created after this time", nil},
+		apiParam{"limit", "integer", "at most this many messages (default 1000, at most 100000)", nil})
+)
+
+// apiOps is the API as documented: TestOpenAPIRoutes checks it against the
+// server's routes and TestOpenAPIDocument against openapi.json.
+var apiOps = []apiOp{
+	{method: "GET", path: "/healthz", summary: "Liveness: the process serves requests.", resp: tenurehttp.Health{}, public: true},
+	{method: "GET", path: "/readyz", summary: "Readiness: the store is reachable and the server is not shutting down (503 otherwise).", resp: tenurehttp.Health{}, public: true},
+	{method: "GET", path: "/metrics", summary: "Prometheus metrics in the text exposition format.", public: true, contentType: "text/plain"},
+	{method: "GET", path: "/v1/openapi.json", summary: "This document.", public: true, contentType: "application/json"},
+	{method: "GET", path: "/v1/whoami", summary: "The caller's API key and the principal its requests run as.", resp: tenure.APIKey{}},
+	{method: "POST", path: "/v1/objects", summary: "Write one object. A correction is a write whose supersedes names the object (by id or key) it replaces.",
+		body: tenure.Object{}, resp: tenure.WriteResult{}},
+	{method: "POST", path: "/v1/objects/batch", summary: "Write objects in one transaction, all or nothing; error fields are objects[i].field.",
+		body: tenurehttp.BatchRequest{}, resp: tenurehttp.BatchResponse{}},
+	{method: "GET", path: "/v1/objects", summary: "The latest versions of the objects matching the filters, visible to the caller.", query: listParams, resp: tenurehttp.ObjectList{}},
+	{method: "GET", path: "/v1/objects/{id}", summary: "One object by id: the latest version, or the one selected by the as-of times. Objects the caller may not see are 404 like missing ones.",
+		query: readParams, resp: tenure.Object{}},
+	{method: "GET", path: "/v1/values/{key}", summary: "The object holding a key's value now, or at the as-of times, following supersession.", query: readParams, resp: tenure.Object{}},
+	{method: "GET", path: "/v1/history/{key}", summary: "Every visible version stored under a key, with both timelines, and its supersession chain.", query: scopeParams, resp: tenure.History{}},
+	{method: "POST", path: "/v1/retire", summary: "Run the retirement sweep, or retire object_ids now by rule.", body: tenure.RetireOptions{}, resp: tenure.RetireReport{}},
+	{method: "GET", path: "/v1/resolutions", summary: "Resolution requests: quarantined conflicts and confirmations.",
+		query: []apiParam{{"open", "boolean", "only open requests (default true)", nil}}, resp: tenurehttp.ResolutionList{}},
+	{method: "POST", path: "/v1/sessions/{id}/end", summary: "End a session: clear its working set.", resp: tenurehttp.EndSessionResult{}},
+	{method: "POST", path: "/v1/messages", summary: "Append messages in one transaction, all or nothing; re-appending the same message is a no-op.",
+		body: tenurehttp.AppendRequest{}, resp: tenure.AppendResult{}},
+	{method: "GET", path: "/v1/messages", summary: "A thread's messages visible to the caller, in order.", query: messageParams, resp: tenurehttp.MessageList{}},
+	{method: "POST", path: "/v1/compile", summary: "Compile the context envelope for a query within a token budget, as the key's principal (leave principal out).",
+		query: []apiParam{{"format", "string", "envelope rendering (default text)", compile.Formats},
+			{"trace", "boolean", "include the trace in the answer (it is kept for GET /v1/traces/{id} either way)", nil}},
+		body: compile.Request{}, resp: tenurehttp.CompileResponse{}},
+	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace, for its tenant's compiling user or principals allowed full traces.", resp: compile.Trace{}},
+	{method: "POST", path: "/v1/expand", summary: "A state item and the messages it was extracted from.", body: tenure.ExpandRequest{}, resp: tenure.Expansion{}},
+	{method: "PUT", path: "/v1/identity", summary: "Set the caller's identity for a session (the identity layer): once; the same identity again confirms it, another is 409.",
+		body: tenurehttp.IdentityRequest{}, resp: tenure.WriteResult{}},
+	{method: "PUT", path: "/v1/environment", summary: "Set environment values (the environment layer), each replacing the previous one; needs environment:write.",
+		body: tenurehttp.EnvironmentRequest{}, resp: tenurehttp.BatchResponse{}},
+}
+
+func TestOpenAPIRoutes(t *testing.T) {
+	srv := tenurehttp.NewServer(nil, nil, tenurehttp.ServerOptions{})
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(tenurehttp.OpenAPI, &doc); err != nil {
+		t.Fatalf("openapi.json: %v", err)
+	}
+	var documented []string
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			documented = append(documented, strings.ToUpper(method)+" "+path)
+		}
+	}
+	routes := srv.Routes()
+	slices.Sort(documented)
+	slices.Sort(routes)
+	if diff := cmp.Diff(routes, documented); diff != "" {
+		t.Errorf("openapi.json paths differ from the server's routes (-routes +documented):\n%s", diff)
+	}
+}
+
+func TestOpenAPIDocument(t *testing.T) {
+	want := openAPIDocument(t)
+	if *update {
+		if err := os.WriteFile("openapi.json", want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if diff := cmp.Diff(string(want), string(tenurehttp.OpenAPI)); diff != "" {
+		t.Errorf("openapi.json is stale (run go test ./http -run TestOpenAPIDocument -update) (-want +got):\n%s", diff)
+	}
+}
+
+func TestOpenAPIServed(t *testing.T) {
+	e := newEnv(t)
+	resp, err := http.Get(e.url + "/v1/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var buf bytes.Buffer
+	buf.ReadFrom(resp.Body)
+	if resp.StatusCode != 200 || !bytes.Equal(buf.Bytes(), tenurehttp.OpenAPI) {
+		t.Errorf("GET /v1/openapi.json: %d, %d bytes; want 200 and the embedded document", resp.StatusCode, buf.Len())
+	}
+}
+
+// openAPIDocument renders the document from apiOps and the Go types.
+func openAPIDocument(t *testing.T) []byte {
+	t.Helper()
+	g := &schemaGen{comps: map[string]any{}, names: map[reflect.Type]string{}}
+	g.ref(reflect.TypeFor[tenurehttp.ErrorBody]())
+	paths := map[string]map[string]any{}
+	wildcard := regexp.MustCompile(`\{(\w+)\}`)
+	for _, op := range apiOps {
+		var params []any
+		for _, m := range wildcard.FindAllStringSubmatch(op.path, -1) {
+			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+		}
+		for _, q := range op.query {
+			s := map[string]any{"type": q.typ}
+			if q.typ == "date-time" {
+				s = map[string]any{"type": "string", "format": "date-time"}
+			}
+			if q.enum != nil {
+				s["enum"] = q.enum
+			}
+			params = append(params, map[string]any{"name": q.name, "in": "query", "description": q.desc, "schema": s})
+		}
+		o := map[string]any{"summary": op.summary, "operationId": operationID(op)}
+		if len(params) > 0 {
+			o["parameters"] = params
+		}
+		if op.body != nil {
+			o["requestBody"] = map[string]any{"required": true, "content": map[string]any{
+				"application/json": map[string]any{"schema": g.ref(reflect.TypeOf(op.body))}}}
+		}
+		ok := map[string]any{"description": "OK"}
+		switch {
+		case op.resp != nil:
+			ok["content"] = map[string]any{"application/json": map[string]any{"schema": g.ref(reflect.TypeOf(op.resp))}}
+		case op.contentType == "text/plain":
+			ok["content"] = map[string]any{"text/plain": map[string]any{"schema": map[string]any{"type": "string"}}}
+		default:
+			ok["content"] = map[string]any{op.contentType: map[string]any{"schema": map[string]any{"type": "object"}}}
+		}
+		o["responses"] = map[string]any{"200": ok, "default": map[string]any{"description": "An error; the status comes from the code (tenure.HTTPStatus).",
+			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorBody"}}}}}
+		if op.public {
+			o["security"] = []any{}
+		}
+		if paths[op.path] == nil {
+			paths[op.path] = map[string]any{}
+		}
+		paths[op.path][strings.ToLower(op.method)] = o
+	}
+	doc := map[string]any{
+		"openapi": "3.1.0",
+		"info": map[string]any{"title": "Tenure API", "version": "1",
+			"description": "Tenure decides what an LLM agent sees. Every call runs as the principal of its API key (Authorization: Bearer tk_…); " +
+				"objects of other tenants, or ones the principal may not read, answer 404 like missing ones. Bodies are decoded strictly: " +
+				"unknown fields, wrong types and malformed JSON are 400 with the field named, and nothing is written."},
+		"security": []any{map[string]any{"apiKey": []any{}}},
+		"paths":    paths,
+		"components": map[string]any{
+			"schemas":         g.comps,
+			"securitySchemes": map[string]any{"apiKey": map[string]any{"type": "http", "scheme": "bearer", "description": "An API key (tk_…) from tenure keys create."}},
+		},
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func operationID(op apiOp) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(op.method))
+	for _, part := range strings.FieldsFunc(op.path, func(r rune) bool { return r == '/' || r == '.' || r == '{' || r == '}' }) {
+		if part == "v1" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
+
+// schemaGen derives JSON Schemas from Go types as encoding/json sees them.
+type schemaGen struct {
+	comps map[string]any
+	names map[reflect.Type]string
+}
+
+var (
+	timeType = reflect.TypeFor[time.Time]()
+	rawType  = reflect.TypeFor[json.RawMessage]()
+)
+
+// enums lists the values of the bounded vocabularies.
+var enums = map[reflect.Type][]string{
+	reflect.TypeFor[tenure.Layer]():               strs(tenure.Layers),
+	reflect.TypeFor[tenure.ObjectType]():          strs(tenure.ObjectTypes),
+	reflect.TypeFor[tenure.Classification]():      strs(tenure.Classifications),
+	reflect.TypeFor[tenure.ScopeKind]():           strs(tenure.ScopeKinds),
+	reflect.TypeFor[tenure.Status]():              strs(tenure.Statuses),
+	reflect.TypeFor[tenure.ContradictionStatus](): strs(tenure.ContradictionStatuses),
+	reflect.TypeFor[tenure.RetirementRule]():      strs(tenure.RetirementRules),
+	reflect.TypeFor[tenure.MemoryType]():          strs(tenure.MemoryTypes),
+	reflect.TypeFor[tenure.ConstraintType]():      strs(tenure.ConstraintTypes),
+	reflect.TypeFor[tenure.TaskType]():            strs(tenure.TaskTypes),
+	reflect.TypeFor[tenure.Tier]():                strs(tenure.Tiers),
+	reflect.TypeFor[tenure.StateType]():           strs(tenure.StateTypes),
+	reflect.TypeFor[tenure.Confidence]():          strs(tenure.Confidences),
+	reflect.TypeFor[tenure.ResolutionKind]():      {"conflict", "confirmation"},
+	reflect.TypeFor[tenure.Outcome]():             {"created", "updated", "confirmed", "overridden", "superseded", "quarantined"},
+	reflect.TypeFor[tenure.Code](): {"invalid", "not_found", "forbidden", "conflict", "unauthenticated", "too_large",
+		"unavailable", "timeout", "internal"},
+	reflect.TypeFor[compile.Mode]():        strs(compile.Modes),
+	reflect.TypeFor[compile.SectionKind](): strs(compile.SectionOrder),
+}
+
+func strs[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// ref returns the schema of t, registering struct types as components.
+func (g *schemaGen) ref(t reflect.Type) map[string]any {
+	switch {
+	case t == timeType:
+		return map[string]any{"type": "string", "format": "date-time"}
+	case t == rawType:
+		return map[string]any{"description": "any JSON value"}
+	case enums[t] != nil:
+		return map[string]any{"type": "string", "enum": enums[t]}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		s := g.ref(t.Elem())
+		if typ, ok := s["type"].(string); ok {
+			s["type"] = []string{typ, "null"}
+			return s
+		}
+		return map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		return map[string]any{"type": "array", "items": g.ref(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": g.ref(t.Elem())}
+	case reflect.Struct:
+		name := g.name(t)
+		if _, ok := g.comps[name]; !ok {
+			g.comps[name] = nil // break cycles
+			g.comps[name] = g.object(t)
+		}
+		return map[string]any{"$ref": "#/components/schemas/" + name}
+	}
+	return map[string]any{}
+}
+
+func (g *schemaGen) name(t reflect.Type) string {
+	if n, ok := g.names[t]; ok {
+		return n
+	}
+	n := t.Name()
+	if strings.HasSuffix(t.PkgPath(), "/compile") && (n == "Message" || n == "Request" || n == "Tier") {
+		n = "Compile" + n
+	}
+	g.names[t] = n
+	return n
+}
+
+// object is the schema of a struct: its JSON fields, nothing else.
+func (g *schemaGen) object(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	for _, f := range reflect.VisibleFields(t) {
+		tag := f.Tag.Get("json")
+		if !f.IsExported() || tag == "-" || (f.Anonymous && tag == "") {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = f.Name
+		}
+		s := g.ref(f.Type)
+		if (f.Type.Kind() == reflect.Slice || f.Type.Kind() == reflect.Map) && f.Type != rawType && !strings.Contains(opts, "omitempty") {
+			if typ, ok := s["type"].(string); ok {
+				s["type"] = []string{typ, "null"}
+			}
+		}
+		props[name] = s
+	}
+	return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+}

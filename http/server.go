@@ -1,0 +1,306 @@
+package http
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/compile"
+)
+
+// Store is what the server serves: objects, messages and state-item
+// expansion, read and written as a principal. The embedded engine
+// (sqlite.Store) and Client satisfy it.
+type Store interface {
+	tenure.Store
+	tenure.MessageStore
+	// Expand returns a state item and the messages it came from. Errors:
+	// CodeInvalid, CodeNotFound, CodeConflict.
+	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
+}
+
+// Compiler compiles context envelopes; *compile.Compiler satisfies it.
+type Compiler interface {
+	// Compile runs one compilation as req.Principal. Errors: CodeInvalid,
+	// CodeTooLarge, and whatever the store returns.
+	Compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error)
+}
+
+// Keys finds API keys; sqlite.Store satisfies it.
+type Keys interface {
+	// KeyByHash returns the key whose secret hashes to hash (see
+	// tenure.HashAPIKey), revoked or not. Errors: CodeNotFound.
+	KeyByHash(ctx context.Context, hash string) (tenure.APIKey, error)
+}
+
+// ServerOptions configures a Server. The zero value works.
+type ServerOptions struct {
+	// Compiler compiles envelopes (default: a compile.Compiler over the
+	// store, which must then implement compile.Source).
+	Compiler Compiler
+	// Hierarchy ranks principals (default tenure.DefaultHierarchy); the top
+	// rank may read every trace of its tenant.
+	Hierarchy tenure.Hierarchy
+	// Ready reports whether the server can serve, for GET /readyz (default:
+	// always ready until shutdown starts).
+	Ready func(ctx context.Context) error
+	// Mounts adds handlers by path ("/mcp") behind the same API-key
+	// authentication, body limit, request ids, logs and metrics; a handler
+	// reads the caller with tenure.PrincipalFromContext. A path serves
+	// itself and everything below it, and must not overlap the API's
+	// routes. RequestTimeout does not apply (streams may be long).
+	Mounts map[string]http.Handler
+	// Logger receives one line per request and every server error
+	// (default: discard).
+	Logger *slog.Logger
+	// Registry receives the server's metrics, served at GET /metrics
+	// (default: a new private registry with the Go and process collectors).
+	Registry *prometheus.Registry
+	// Now is the clock of the trace cache (default time.Now).
+	Now func() time.Time
+	// MaxBodyBytes caps request bodies (default 16 MiB); larger ones get
+	// 413 too_large.
+	MaxBodyBytes int64
+	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout are the
+	// net/http server's (defaults 10s, 60s, 120s, 120s).
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// RequestTimeout bounds each API call's work; past it the call fails
+	// with 504 timeout (default 60s).
+	RequestTimeout time.Duration
+	// ShutdownTimeout is how long Serve waits for in-flight requests once
+	// its context is done (default 30s).
+	ShutdownTimeout time.Duration
+	// TraceTTL is how long compile traces stay readable (default 1h);
+	// MaxTraces bounds how many are kept (default 1000, oldest dropped
+	// first).
+	TraceTTL  time.Duration
+	MaxTraces int
+}
+
+// Server serves the Tenure API over HTTP. Every /v1 call but the OpenAPI
+// document runs as the principal of the caller's API key.
+type Server struct {
+	store    Store
+	keys     Keys
+	compiler Compiler
+	opt      ServerOptions
+	mux      *http.ServeMux
+	handler  http.Handler
+	routes   []string
+	traces   *traceCache
+	metrics  *metrics
+	draining atomic.Bool
+}
+
+// NewServer returns a server over store, authenticating with keys. It does
+// no I/O.
+func NewServer(store Store, keys Keys, opt ServerOptions) *Server {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if len(opt.Hierarchy.Ranks) == 0 {
+		opt.Hierarchy = tenure.DefaultHierarchy
+	}
+	if opt.Compiler == nil {
+		if src, ok := store.(compile.Source); ok {
+			opt.Compiler = compile.New(src, compile.Options{Hierarchy: opt.Hierarchy, Logger: opt.Logger})
+		}
+	}
+	defaults := []struct {
+		d *time.Duration
+		v time.Duration
+	}{{&opt.ReadHeaderTimeout, 10 * time.Second}, {&opt.ReadTimeout, 60 * time.Second}, {&opt.WriteTimeout, 120 * time.Second},
+		{&opt.IdleTimeout, 120 * time.Second}, {&opt.RequestTimeout, 60 * time.Second}, {&opt.ShutdownTimeout, 30 * time.Second},
+		{&opt.TraceTTL, time.Hour}}
+	for _, d := range defaults {
+		if *d.d <= 0 {
+			*d.d = d.v
+		}
+	}
+	if opt.MaxBodyBytes <= 0 {
+		opt.MaxBodyBytes = 16 << 20
+	}
+	if opt.MaxTraces <= 0 {
+		opt.MaxTraces = 1000
+	}
+	s := &Server{store: store, keys: keys, compiler: opt.Compiler, opt: opt, mux: http.NewServeMux()}
+	s.traces = newTraceCache(opt.TraceTTL, opt.MaxTraces, opt.Now)
+	s.metrics = newMetrics(opt.Registry, s.traces)
+	s.register()
+	s.handler = s.outer(s.mux)
+	return s
+}
+
+// register installs the routes. The OpenAPI document (openapi.json) lists
+// exactly these; a test keeps the two in step.
+func (s *Server) register() {
+	public := func(pattern string, h http.HandlerFunc) {
+		s.routes = append(s.routes, pattern)
+		s.mux.Handle(pattern, h)
+	}
+	api := func(pattern string, fn apiFunc) {
+		s.routes = append(s.routes, pattern)
+		s.mux.Handle(pattern, s.authenticated(s.api(fn)))
+	}
+	public("GET /healthz", s.healthz)
+	public("GET /readyz", s.readyz)
+	public("GET /metrics", s.metrics.handler().ServeHTTP)
+	public("GET /v1/openapi.json", serveOpenAPI)
+
+	api("GET /v1/whoami", s.whoami)
+	api("POST /v1/objects", s.putObject)
+	api("POST /v1/objects/batch", s.putBatch)
+	api("GET /v1/objects", s.listObjects)
+	api("GET /v1/objects/{id}", s.getObject)
+	api("GET /v1/values/{key}", s.currentValue)
+	api("GET /v1/history/{key}", s.history)
+	api("POST /v1/retire", s.retire)
+	api("GET /v1/resolutions", s.resolutions)
+	api("POST /v1/sessions/{id}/end", s.endSession)
+	api("POST /v1/messages", s.appendMessages)
+	api("GET /v1/messages", s.listMessages)
+	api("POST /v1/compile", s.compile)
+	api("GET /v1/traces/{id}", s.getTrace)
+	api("POST /v1/expand", s.expand)
+	api("PUT /v1/identity", s.setIdentity)
+	api("PUT /v1/environment", s.setEnvironment)
+
+	paths := make([]string, 0, len(s.opt.Mounts))
+	for p := range s.opt.Mounts {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	root := false
+	for _, p := range paths {
+		h := s.authenticated(s.limited(s.opt.Mounts[p]))
+		base := strings.TrimSuffix(p, "/")
+		s.mux.Handle(base+"/", h)
+		if base != "" {
+			s.mux.Handle(base, h)
+		}
+		root = root || base == ""
+	}
+	if !root {
+		s.mux.HandleFunc("/", s.noRoute)
+	}
+}
+
+// limited caps the request body of a mounted handler at MaxBodyBytes.
+func (s *Server) limited(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Routes returns the API's routes as "METHOD /path" patterns, in the order
+// they were registered; mounted handlers are not listed.
+func (s *Server) Routes() []string { return slices.Clone(s.routes) }
+
+// Handler returns the server's HTTP handler, for tests and for callers
+// that run their own http.Server.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// ListenAndServe listens on addr and serves until ctx is done, then shuts
+// down gracefully (see Serve).
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return &tenure.Error{Code: tenure.CodeUnavailable, Field: "addr", Message: "cannot listen on " + addr, Err: err}
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln until ctx is done, then shuts down gracefully: it
+// stops accepting connections, reports not ready, and waits up to
+// ShutdownTimeout for in-flight requests, whose contexts are not canceled
+// by the shutdown, so that writes in progress finish. It returns nil after
+// a clean shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: s.opt.ReadHeaderTimeout,
+		ReadTimeout:       s.opt.ReadTimeout,
+		WriteTimeout:      s.opt.WriteTimeout,
+		IdleTimeout:       s.opt.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.opt.Logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	s.draining.Store(false)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	s.opt.Logger.Info("serving", "addr", ln.Addr().String())
+	select {
+	case err := <-errc:
+		return &tenure.Error{Code: tenure.CodeUnavailable, Message: "serve", Err: err}
+	case <-ctx.Done():
+	}
+	s.draining.Store(true)
+	s.opt.Logger.Info("shutting down", "timeout", s.opt.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), s.opt.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+		return &tenure.Error{Code: tenure.CodeTimeout, Message: "shutdown: requests still running after " + s.opt.ShutdownTimeout.String(), Err: err}
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return &tenure.Error{Code: tenure.CodeUnavailable, Message: "serve", Err: err}
+	}
+	s.opt.Logger.Info("stopped")
+	return nil
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Health{Status: "ok"})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		writeError(w, r, tenure.Errorf(tenure.CodeUnavailable, "", "shutting down"))
+		return
+	}
+	if s.opt.Ready != nil {
+		if err := s.opt.Ready(r.Context()); err != nil {
+			writeError(w, r, &tenure.Error{Code: tenure.CodeUnavailable, Message: "not ready", Err: err})
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, Health{Status: "ready"})
+}
+
+// noRoute answers requests no route matches: not_found, with the methods
+// the path does allow when there are some.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		probe := *r
+		probe.Method = m
+		if _, pattern := s.mux.Handler(&probe); pattern != "/" && pattern != "" {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeError(w, r, tenure.Errorf(tenure.CodeNotFound, "", "no route %s %s (allowed methods: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
+		return
+	}
+	writeError(w, r, tenure.Errorf(tenure.CodeNotFound, "", "no route %s %s", r.Method, r.URL.Path))
+}
+
+// fullTraces reports whether p may read every trace of its tenant.
+func (s *Server) fullTraces(p tenure.Principal) bool {
+	h := s.opt.Hierarchy
+	return h.Rank(p.Authority) == h.Rank(h.Top()) || p.HasPermission(compile.PermTraceFull)
+}

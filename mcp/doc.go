@@ -1,0 +1,34 @@
+// Package mcp serves Tenure over the Model Context Protocol with the
+// official Go SDK, so that an agent can read and write governed memory as
+// tools.
+//
+// A Server exposes seven tools with typed, documented input schemas:
+//
+//   - remember writes an object (a claim) or a message (a conversation turn);
+//   - compile_context returns the context envelope for a query and a budget;
+//   - recall returns the objects a compilation ranks highest, with scores and
+//     the reasons they were selected;
+//   - supersede replaces an object with a new claim for the same key;
+//   - expand_state_item returns a structured-state item with the messages it
+//     was extracted from;
+//   - history returns every version stored under a key and its supersession
+//     chain;
+//   - forget retires objects.
+//
+// and two resources: tenure://identity (the principal and its identity-layer
+// objects) and tenure://state (the current structured state items, also per
+// thread as tenure://state/{thread_id}), each as compact text and as JSON.
+//
+// Every call runs as a principal with the store's usual permission checks:
+// the fixed Options.Principal, or over HTTP the principal that
+// Options.PrincipalFromRequest resolves for each request (PrincipalFromContext
+// when an authenticating transport such as tenure serve sets it with
+// tenure.ContextWithPrincipal). Bad input and
+// refused operations come back as tool error results that name the field
+// (the model can correct itself); failures of the server itself
+// (unauthenticated, unavailable, timeout, internal) are JSON-RPC errors
+// whose code comes from tenure.RPCCode.
+//
+// Transports: RunStdio (or RunIO, Run) for a local agent, HTTPHandler for
+// streamable HTTP.
+package mcp
