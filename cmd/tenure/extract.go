@@ -39,14 +39,6 @@ func (c *extractCmd) define(fs *flag.FlagSet) {
 	fs.IntVar(&c.rollingEvery, "rolling-every", summarize.DefaultRollingEvery, "rewrite the rolling summary every `N` user turns")
 }
 
-// extractResult is extract's JSON output.
-type extractResult struct {
-	State        tenure.ExtractionResult `json:"state"`
-	StateError   *tenure.Error           `json:"state_error,omitempty"`
-	Summary      *engine.SummaryResult   `json:"summary,omitempty"`
-	SummaryError *tenure.Error           `json:"summary_error,omitempty"`
-}
-
 func (c *extractCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err := wantArgs(extractSpec, args, 0); err != nil {
 		return err
@@ -70,33 +62,19 @@ func (c *extractCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		x = extract.NewLLM(comp, extract.LLMOptions{})
 		sum = summarize.Fallback(summarize.NewLLM(comp, summarize.Options{}), sum)
 	}
+	if c.noSummaries {
+		sum = nil
+	}
 	return c.withStore(ctx, func(st *sqlite.Store) error {
-		var res extractResult
-		res.State, err = st.ExtractAll(ctx, p, c.thread, x)
-		if err != nil {
-			res.StateError = tenure.AsError(err)
-		}
-		if !c.noSummaries {
-			s, err := st.Summarize(ctx, p, c.thread, sum, engine.SummaryOptions{RollingEvery: c.rollingEvery})
-			res.Summary = &s
-			if err != nil {
-				res.SummaryError = tenure.AsError(err)
-			}
-		}
+		res := st.Digest(ctx, p, c.thread, x, sum, engine.SummaryOptions{RollingEvery: c.rollingEvery})
 		if err := c.output(sio, res, func() error { return printExtract(sio, res) }); err != nil {
 			return err
 		}
-		switch {
-		case res.StateError != nil:
-			return res.StateError
-		case res.SummaryError != nil:
-			return res.SummaryError
-		}
-		return nil
+		return res.Err()
 	})
 }
 
-func printExtract(sio stdio, res extractResult) error {
+func printExtract(sio stdio, res engine.DigestResult) error {
 	s := res.State
 	fmt.Fprintf(sio.out, "state: %s read; %d inserted, %d merged, %d superseded, %d conflicting, %d dropped; %s\n",
 		plural(s.Messages, "message"), s.ItemsInserted, s.ItemsMerged, s.ItemsSuperseded, s.ItemsConflicted, s.ItemsDropped,

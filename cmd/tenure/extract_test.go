@@ -1,0 +1,77 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+)
+
+const projectJSONL = `{"thread_id": "p1", "id": "m1", "role": "user", "speaker": "Ann", "content": "Let's use Redis for caching.", "created_at": "2023-05-08T10:00:00Z"}
+{"thread_id": "p1", "id": "m2", "role": "assistant", "speaker": "Bot", "content": "OK, Redis it is.", "created_at": "2023-05-08T10:01:00Z"}
+{"thread_id": "p1", "id": "m3", "role": "user", "speaker": "Ann", "content": "I live in Boston, by the way.", "created_at": "2023-05-08T10:02:00Z"}
+`
+
+func TestExtractAndExpand(t *testing.T) {
+	db := newDB(t)
+	mustCLI(t, projectJSONL, "ingest", "--db", db, "-")
+	got := mustJSON[engine.DigestResult](t, "", "extract", "--db", db, "--thread", "p1", "--rolling-every", "1")
+	if got.State.Messages != 3 || got.State.ItemsInserted == 0 || got.State.FactsWritten == 0 || got.StateError != nil {
+		t.Fatalf("extract = %+v, want items and a fact from 3 messages", got.State)
+	}
+	if got.Summary == nil || got.Summary.Rolling == nil || got.SummaryError != nil {
+		t.Errorf("summary = %+v, want a rolling summary", got.Summary)
+	}
+	again := mustJSON[engine.DigestResult](t, "", "extract", "--db", db, "--thread", "p1")
+	if again.State.SkippedReason != "no_new_messages" {
+		t.Errorf("second extract = %+v, want nothing new", again.State)
+	}
+	uid := tenure.StateUID(tenure.StateDecision, "Use Redis for caching")
+	x := mustJSON[tenure.Expansion](t, "", "expand", "--db", db, uid)
+	if x.Item.UID != uid || len(x.Messages) == 0 || x.Messages[0].ID != "m1" {
+		t.Errorf("expand = %+v, want the decision and message m1", x)
+	}
+	out := mustCLI(t, "", "expand", "--db", db, uid).stdout
+	if !strings.Contains(out, "Let's use Redis for caching.") {
+		t.Errorf("expand output lacks the source message:\n%s", out)
+	}
+	// Another user cannot see the item: it is missing, not forbidden.
+	r := tenureCLI(t, "", "expand", "--db", db, "--user", "mallory", "--authority", "employee", uid)
+	if r.code != tenure.ExitCode(tenure.CodeNotFound) {
+		t.Errorf("expand as another user: exit %d, stderr %q; want not found", r.code, r.stderr)
+	}
+}
+
+func TestExtractInvalid(t *testing.T) {
+	db := newDB(t)
+	for _, c := range []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"no thread", []string{"extract"}, "--thread: required"},
+		{"bad provider", []string{"extract", "--thread", "p1", "--llm", "gpt"}, `--llm: unknown provider "gpt"`},
+		{"url without provider", []string{"extract", "--thread", "p1", "--llm-url", "http://localhost:1/v1"}, "--llm-url and --llm-model need"},
+		{"rolling every zero", []string{"extract", "--thread", "p1", "--rolling-every", "0"}, "--rolling-every: must be at least 1"},
+		{"expand without uid", []string{"expand"}, "usage"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := tenureCLI(t, "", append(c.args, "--db", db)...)
+			if r.code == 0 || !strings.Contains(r.stderr, c.wantErr) {
+				t.Errorf("exit %d, stderr %q; want an error containing %q", r.code, r.stderr, c.wantErr)
+			}
+		})
+	}
+}
+
+func TestExtractLLMFailureKeepsSummaries(t *testing.T) {
+	db := newDB(t)
+	mustCLI(t, projectJSONL, "ingest", "--db", db, "-")
+	// Nothing listens on port 1: the model is unreachable.
+	r := tenureCLI(t, "", "extract", "--db", db, "--thread", "p1", "--rolling-every", "1", "--json",
+		"--llm", "openai", "--llm-url", "http://127.0.0.1:1/v1")
+	if r.code != tenure.ExitCode(tenure.CodeUnavailable) || !strings.Contains(r.stdout, `"rolling"`) {
+		t.Errorf("exit %d, stdout %s; want unavailable with the rolling summary still written (extractive fallback)", r.code, r.stdout)
+	}
+}
