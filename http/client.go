@@ -15,6 +15,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/engine"
 )
 
 // ClientOptions configures a Client. The zero value works.
@@ -187,6 +188,19 @@ func (c *Client) Expand(ctx context.Context, _ tenure.Principal, r tenure.Expand
 	var x tenure.Expansion
 	err := c.do(ctx, "expand", http.MethodPost, "/v1/expand", nil, r, &x)
 	return x, err
+}
+
+// Extract brings a thread's structured state and, when summaries is set,
+// its narrative summaries up to date on the server (POST /v1/extract), as
+// the key's principal, after any digest of the thread already running
+// there. When one channel fails and the other runs, the failure is in the
+// result (res.Err()) and the error is nil. Errors: CodeInvalid (thread),
+// CodeUnavailable (the server does not extract), and the channel's error
+// when every channel that ran failed.
+func (c *Client) Extract(ctx context.Context, thread string, summaries bool) (engine.DigestResult, error) {
+	var res engine.DigestResult
+	err := c.do(ctx, "extract", http.MethodPost, "/v1/extract", nil, ExtractRequest{ThreadID: thread, Summaries: &summaries}, &res)
+	return res, err
 }
 
 // Compile compiles an envelope on the server (POST /v1/compile) as the

@@ -39,6 +39,8 @@
 //	                              format=text|json|openai|anthropic, trace=true)
 //	GET  /v1/traces/{id}          a recent compilation's trace
 //	POST /v1/expand               a state item and its source messages (tenure.ExpandRequest)
+//	POST /v1/extract              digest a thread now: state items and summaries
+//	                              ({"thread_id": ..., "summaries": true} → engine.DigestResult)
 //	PUT  /v1/identity             the caller's identity for a session (identity layer)
 //	PUT  /v1/environment          environment values (environment layer)
 //
@@ -68,4 +70,27 @@
 // down gracefully when its context ends: in-flight requests finish.
 // ServerOptions.Mounts adds handlers (the MCP endpoint) behind the same
 // authentication.
+//
+// # Structured state and summaries
+//
+// With ServerOptions.Digester set (NewDigester over the engine, with an
+// extractor and a summarizer), POST /v1/extract digests a thread as the
+// caller's principal: its new messages become state items and its due
+// summaries are written (engine.Digest). The two channels fail apart: when
+// one fails and the other runs, the answer is 200 with the failure in
+// state_error or summary_error; a bad request, or a digest whose every
+// channel failed, is answered with the error's status.
+//
+// Every POST /v1/messages that appends also schedules a background digest
+// of each thread it touched, as the same principal, unless
+// ServerOptions.ManualDigest is set. It never delays or fails the append.
+// Digests of one thread of a tenant never overlap (requested ones wait for
+// the running one); requests for a thread already waiting or running are
+// coalesced into one more run; a bounded pool (DigestWorkers) runs them,
+// each within DigestTimeout, and a full queue (DigestQueue) drops
+// requests, whose messages wait behind the thread's watermarks for its
+// next digest. Shutdown waits for running digests, within the shutdown
+// timeout, then cancels them (Server.StopDigests). Metrics count channel
+// runs by outcome, state items by action and digest latency; each digest
+// logs one line with the id of the request that asked for it.
 package http

@@ -2,6 +2,7 @@ package http
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/jsonx"
@@ -80,13 +81,13 @@ func (s *Server) currentValue(w http.ResponseWriter, r *http.Request, p tenure.P
 
 func (s *Server) history(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
 	q := newQuery(r)
-	sc := q.scope()
+	rd := q.read()
 	if err := q.done(); err != nil {
 		return nil, err
 	}
 	var h tenure.History
-	err := s.metrics.op("history", func() (err error) { h, err = s.store.History(r.Context(), p, r.PathValue("key"), sc); return })
-	return h, err
+	err := s.metrics.op("history", func() (err error) { h, err = s.store.History(r.Context(), p, r.PathValue("key"), rd.Scope); return })
+	return h.AsOf(rd), err
 }
 
 func (s *Server) listObjects(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
@@ -183,7 +184,79 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request, p tenure
 	if err != nil {
 		return nil, jsonx.Under("messages", err)
 	}
+	if res.Appended > 0 {
+		s.scheduleDigests(r, p, req.Messages)
+	}
 	return res, nil
+}
+
+// scheduleDigests asks for a background digest of each thread the
+// messages belong to, unless the background digest is off. It never
+// blocks on a digest.
+func (s *Server) scheduleDigests(r *http.Request, p tenure.Principal, msgs []tenure.Message) {
+	if s.opt.Digester == nil || s.opt.ManualDigest {
+		return
+	}
+	var threads []string
+	for _, m := range msgs {
+		if !slices.Contains(threads, m.ThreadID) {
+			threads = append(threads, m.ThreadID)
+		}
+	}
+	s.digests.schedule(p, threads, info(r.Context()).id)
+}
+
+// extract digests a thread now, after any digest of it already running.
+// A request that is bad as a whole (body, thread_id, principal) is its
+// error's status; so is a digest whose every channel failed. When one
+// channel ran and the other failed, the answer is 200 with the failure
+// in state_error or summary_error.
+func (s *Server) extract(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
+	if err := newQuery(r).done(); err != nil {
+		return nil, err
+	}
+	req, err := decodeBody[ExtractRequest](s, r, "extract request")
+	if err != nil {
+		return nil, err
+	}
+	if req.ThreadID == "" {
+		return nil, tenure.Errorf(tenure.CodeInvalid, "thread_id", "required")
+	}
+	if s.opt.Digester == nil {
+		return nil, tenure.Errorf(tenure.CodeUnavailable, "", "state extraction is not configured on this server")
+	}
+	summaries := req.Summaries == nil || *req.Summaries
+	res, err := s.digests.run(r.Context(), p, req.ThreadID, summaries, info(r.Context()).id)
+	if err != nil {
+		return nil, err
+	}
+	if res.StateError != nil && (!summaries || res.SummaryError != nil) {
+		return nil, res.StateError
+	}
+	res.StateError = publicError(r, res.StateError)
+	res.SummaryError = publicError(r, res.SummaryError)
+	return res, nil
+}
+
+// publicError is err as answered in a body: an internal error's cause is
+// logged by the request's log line and left out, another's is appended
+// to its message, as writeError does.
+func publicError(r *http.Request, err *tenure.Error) *tenure.Error {
+	if err == nil {
+		return nil
+	}
+	out := &tenure.Error{Code: err.Code, Message: err.Message, Field: err.Field}
+	ri := info(r.Context())
+	switch {
+	case out.Code == "" || out.Code == tenure.CodeInternal:
+		out.Code, out.Message = tenure.CodeInternal, "internal error (request "+ri.id+")"
+		if ri.err == nil {
+			ri.err = err
+		}
+	case err.Err != nil:
+		out.Message += ": " + err.Err.Error()
+	}
+	return out
 }
 
 func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tenure-dev/tenure"
 	tenurehttp "github.com/tenure-dev/tenure/http"
@@ -39,6 +40,16 @@ var (
 
 func newEnv(t testing.TB, opts ...func(*tenurehttp.ServerOptions)) *env {
 	t.Helper()
+	return newStoreEnv(t, func(_ *sqlite.Store, o *tenurehttp.ServerOptions) {
+		for _, opt := range opts {
+			opt(o)
+		}
+	})
+}
+
+// newStoreEnv is newEnv with options that need the store.
+func newStoreEnv(t testing.TB, configure func(*sqlite.Store, *tenurehttp.ServerOptions)) *env {
+	t.Helper()
 	ctx := context.Background()
 	st := sqlite.New(filepath.Join(t.TempDir(), "tenure.db"), sqlite.Options{})
 	if err := st.Open(ctx); err != nil {
@@ -46,10 +57,17 @@ func newEnv(t testing.TB, opts ...func(*tenurehttp.ServerOptions)) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	var opt tenurehttp.ServerOptions
-	for _, o := range opts {
-		o(&opt)
-	}
+	configure(st, &opt)
 	srv := tenurehttp.NewServer(st, st, opt)
+	// Cleanups run last first: the HTTP server closes, then background
+	// digests finish, then the store closes.
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := srv.StopDigests(sctx); err != nil {
+			t.Errorf("stop digests: %v", err)
+		}
+	})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	e := &env{t: t, ctx: ctx, store: st, srv: srv, ts: ts, url: ts.URL}

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/engine"
 )
 
 // metrics are the server's Prometheus metrics, on its own registry.
@@ -22,9 +23,13 @@ type metrics struct {
 	compileDur  prometheus.Histogram
 	tokens      prometheus.Histogram
 	omitted     *prometheus.CounterVec
+	extractions *prometheus.CounterVec
+	items       *prometheus.CounterVec
+	digestDur   *prometheus.HistogramVec
+	digestReqs  *prometheus.CounterVec
 }
 
-func newMetrics(reg *prometheus.Registry, traces *traceCache) *metrics {
+func newMetrics(reg *prometheus.Registry, traces *traceCache, digests *digester) *metrics {
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -46,10 +51,30 @@ func newMetrics(reg *prometheus.Registry, traces *traceCache) *metrics {
 			Help: "Tokens of compiled envelopes.", Buckets: prometheus.ExponentialBuckets(64, 2, 14)}), // 64 … 524288
 		omitted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_compile_omitted_objects_total",
 			Help: "Candidates left out of compiled envelopes, by reason (withheld ones included)."}, []string{"reason"}),
+		extractions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_extraction_runs_total",
+			Help: "Digest channel runs by channel (state, summary), trigger (request: POST /v1/extract; append: the background digest) " +
+				"and outcome (ok, skipped or error) with its reason (the skip reason or the error code)."},
+			[]string{"channel", "trigger", "outcome", "reason"}),
+		items: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_extraction_items_total",
+			Help: "State items by reconciliation action: inserted, merged, superseded, conflicted, dropped."}, []string{"action"}),
+		digestDur: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "tenure_digest_duration_seconds",
+			Help: "Latency of digests (state extraction and summaries) by trigger.", Buckets: prometheus.ExponentialBuckets(0.001, 2, 18)}, // 1ms … 131s
+			[]string{"trigger"}),
+		digestReqs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_digest_requests_total",
+			Help: "Background digest requests after appends by result: queued, coalesced (into a waiting or running digest of the thread), " +
+				"dropped_queue_full, dropped_shutdown."}, []string{"result"}),
 	}
 	reg.MustRegister(m.requests, m.reqDuration, m.ops, m.opDuration, m.compileDur, m.tokens, m.omitted,
+		m.extractions, m.items, m.digestDur, m.digestReqs,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tenure_traces_cached", Help: "Compile traces held for GET /v1/traces/{id}."},
-			func() float64 { return float64(traces.len()) }))
+			func() float64 { return float64(traces.len()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tenure_digests_running", Help: "Background digests running."},
+			func() float64 { n, _ := digests.stats(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tenure_digests_queued", Help: "Threads waiting for a background digest."},
+			func() float64 { _, n := digests.stats(); return float64(n) }))
+	for _, action := range []string{"inserted", "merged", "superseded", "conflicted", "dropped"} {
+		m.items.WithLabelValues(action)
+	}
 	return m
 }
 
@@ -86,4 +111,45 @@ func (m *metrics) compiled(d time.Duration, env compile.Envelope, tr compile.Tra
 	for reason, n := range tr.Withheld {
 		m.omitted.WithLabelValues(string(reason)).Add(float64(n))
 	}
+}
+
+// digested records one digest: its duration, each channel's outcome and
+// the state items by action. The summary channel counts only when it ran.
+func (m *metrics) digested(trigger string, summaries bool, res engine.DigestResult, d time.Duration) {
+	m.digestDur.WithLabelValues(trigger).Observe(d.Seconds())
+	outcome, reason := "ok", ""
+	switch {
+	case res.StateError != nil:
+		outcome, reason = "error", errorCode(res.StateError)
+	case res.State.SkippedReason != "":
+		outcome, reason = "skipped", res.State.SkippedReason
+	}
+	m.extractions.WithLabelValues("state", trigger, outcome, reason).Inc()
+	if summaries {
+		outcome, reason = "ok", ""
+		switch {
+		case res.SummaryError != nil:
+			outcome, reason = "error", errorCode(res.SummaryError)
+		case res.Summary == nil || res.Summary.Rolling == nil && len(res.Summary.Sessions) == 0:
+			outcome, reason = "skipped", "nothing_due"
+		}
+		m.extractions.WithLabelValues("summary", trigger, outcome, reason).Inc()
+	}
+	s := res.State
+	for action, n := range map[string]int{"inserted": s.ItemsInserted, "merged": s.ItemsMerged, "superseded": s.ItemsSuperseded,
+		"conflicted": s.ItemsConflicted, "dropped": s.ItemsDropped} {
+		if n > 0 {
+			m.items.WithLabelValues(action).Add(float64(n))
+		}
+	}
+}
+
+// digestRequest counts one background digest request by its result.
+func (m *metrics) digestRequest(result string) { m.digestReqs.WithLabelValues(result).Inc() }
+
+func errorCode(e *tenure.Error) string {
+	if e.Code == "" {
+		return string(tenure.CodeInternal)
+	}
+	return string(e.Code)
 }

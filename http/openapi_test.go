@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/engine"
 	tenurehttp "github.com/tenure-dev/tenure/http"
 )
 
@@ -77,7 +78,7 @@ var apiOps = []apiOp{
 	{method: "GET", path: "/v1/objects/{id}", summary: "One object by id: the latest version, or the one selected by the as-of times. Objects the caller may not see are 404 like missing ones.",
 		query: readParams, resp: tenure.Object{}},
 	{method: "GET", path: "/v1/values/{key}", summary: "The object holding a key's value now, or at the as-of times, following supersession.", query: readParams, resp: tenure.Object{}},
-	{method: "GET", path: "/v1/history/{key}", summary: "Every visible version stored under a key, with both timelines, and its supersession chain.", query: scopeParams, resp: tenure.History{}},
+	{method: "GET", path: "/v1/history/{key}", summary: "Every visible version stored under a key, with both timelines, and its supersession chain; as_of_tx keeps what was recorded by then, as_of_valid the versions valid then.", query: readParams, resp: tenure.History{}},
 	{method: "POST", path: "/v1/retire", summary: "Run the retirement sweep, or retire object_ids now by rule.", body: tenure.RetireOptions{}, resp: tenure.RetireReport{}},
 	{method: "GET", path: "/v1/resolutions", summary: "Resolution requests: quarantined conflicts and confirmations.",
 		query: []apiParam{{"open", "boolean", "only open requests (default true)", nil}}, resp: tenurehttp.ResolutionList{}},
@@ -91,6 +92,10 @@ var apiOps = []apiOp{
 		body: compile.Request{}, resp: tenurehttp.CompileResponse{}},
 	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace, for its tenant's compiling user or principals allowed full traces.", resp: compile.Trace{}},
 	{method: "POST", path: "/v1/expand", summary: "A state item and the messages it was extracted from.", body: tenure.ExpandRequest{}, resp: tenure.Expansion{}},
+	{method: "POST", path: "/v1/extract", summary: "Digest a thread now, as the key's principal: extract its new messages into state items and, " +
+		"unless summaries is false, write its due summaries. A channel's failure is reported in state_error or summary_error with 200 " +
+		"when the other channel ran; a bad request, or a digest whose every channel failed, is an error. 503 when the server does not extract.",
+		body: tenurehttp.ExtractRequest{}, resp: engine.DigestResult{}},
 	{method: "PUT", path: "/v1/identity", summary: "Set the caller's identity for a session (the identity layer): once; the same identity again confirms it, another is 409.",
 		body: tenurehttp.IdentityRequest{}, resp: tenure.WriteResult{}},
 	{method: "PUT", path: "/v1/environment", summary: "Set environment values (the environment layer), each replacing the previous one; needs environment:write.",

@@ -83,6 +83,22 @@ type ServerOptions struct {
 	// first).
 	TraceTTL  time.Duration
 	MaxTraces int
+	// Digester brings threads' structured state and narrative summaries
+	// up to date, for POST /v1/extract and, unless ManualDigest is set, in
+	// the background after every POST /v1/messages that appends (default:
+	// none; POST /v1/extract then answers 503 unavailable). See
+	// NewDigester.
+	Digester Digester
+	// ManualDigest turns the background digest off: threads are digested
+	// only by POST /v1/extract.
+	ManualDigest bool
+	// DigestWorkers bounds the background digests running at once
+	// (default 4). DigestQueue bounds the threads waiting for one (default
+	// 10000); past it a request is dropped, and the thread's new messages
+	// wait behind its watermarks for its next digest.
+	DigestWorkers, DigestQueue int
+	// DigestTimeout bounds each background digest (default 5m).
+	DigestTimeout time.Duration
 }
 
 // Server serves the Tenure API over HTTP. Every /v1 call but the OpenAPI
@@ -97,6 +113,7 @@ type Server struct {
 	routes   []string
 	traces   *traceCache
 	metrics  *metrics
+	digests  *digester
 	draining atomic.Bool
 }
 
@@ -122,7 +139,7 @@ func NewServer(store Store, keys Keys, opt ServerOptions) *Server {
 		v time.Duration
 	}{{&opt.ReadHeaderTimeout, 10 * time.Second}, {&opt.ReadTimeout, 60 * time.Second}, {&opt.WriteTimeout, 120 * time.Second},
 		{&opt.IdleTimeout, 120 * time.Second}, {&opt.RequestTimeout, 60 * time.Second}, {&opt.ShutdownTimeout, 30 * time.Second},
-		{&opt.TraceTTL, time.Hour}}
+		{&opt.TraceTTL, time.Hour}, {&opt.DigestTimeout, 5 * time.Minute}}
 	for _, d := range defaults {
 		if *d.d <= 0 {
 			*d.d = d.v
@@ -134,9 +151,17 @@ func NewServer(store Store, keys Keys, opt ServerOptions) *Server {
 	if opt.MaxTraces <= 0 {
 		opt.MaxTraces = 1000
 	}
+	if opt.DigestWorkers <= 0 {
+		opt.DigestWorkers = 4
+	}
+	if opt.DigestQueue <= 0 {
+		opt.DigestQueue = 10000
+	}
 	s := &Server{store: store, keys: keys, compiler: opt.Compiler, opt: opt, mux: http.NewServeMux()}
 	s.traces = newTraceCache(opt.TraceTTL, opt.MaxTraces, opt.Now)
-	s.metrics = newMetrics(opt.Registry, s.traces)
+	s.digests = newDigester(opt.Digester, opt.Logger, opt.DigestWorkers, opt.DigestQueue, opt.DigestTimeout)
+	s.metrics = newMetrics(opt.Registry, s.traces, s.digests)
+	s.digests.m = s.metrics
 	s.register()
 	s.handler = s.outer(s.mux)
 	return s
@@ -173,6 +198,7 @@ func (s *Server) register() {
 	api("POST /v1/compile", s.compile)
 	api("GET /v1/traces/{id}", s.getTrace)
 	api("POST /v1/expand", s.expand)
+	api("POST /v1/extract", s.extract)
 	api("PUT /v1/identity", s.setIdentity)
 	api("PUT /v1/environment", s.setEnvironment)
 
@@ -225,8 +251,10 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 // Serve serves on ln until ctx is done, then shuts down gracefully: it
 // stops accepting connections, reports not ready, and waits up to
 // ShutdownTimeout for in-flight requests, whose contexts are not canceled
-// by the shutdown, so that writes in progress finish. It returns nil after
-// a clean shutdown.
+// by the shutdown, so that writes in progress finish; then it stops the
+// background digests (see StopDigests) within the same timeout. It
+// returns nil after a clean shutdown, CodeTimeout when requests or
+// digests were still running at the timeout.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.handler,
@@ -239,6 +267,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	s.draining.Store(false)
+	s.digests.reopen()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	s.opt.Logger.Info("serving", "addr", ln.Addr().String())
@@ -253,7 +282,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		srv.Close()
+		s.StopDigests(sctx)
 		return &tenure.Error{Code: tenure.CodeTimeout, Message: "shutdown: requests still running after " + s.opt.ShutdownTimeout.String(), Err: err}
+	}
+	if err := s.StopDigests(sctx); err != nil {
+		return err
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return &tenure.Error{Code: tenure.CodeUnavailable, Message: "serve", Err: err}
@@ -261,6 +294,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.opt.Logger.Info("stopped")
 	return nil
 }
+
+// StopDigests stops the background digest: threads waiting for one are
+// dropped (their new messages stay behind the watermarks for the thread's
+// next digest, by POST /v1/extract or after the next append) and the
+// running ones are waited for until ctx is done, then canceled. Serve
+// calls it when it shuts down; callers that serve Handler themselves call
+// it after their http.Server's Shutdown. Errors: CodeTimeout when running
+// digests had to be canceled.
+func (s *Server) StopDigests(ctx context.Context) error { return s.digests.stop(ctx) }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, Health{Status: "ok"})

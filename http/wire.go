@@ -52,6 +52,15 @@ type AppendRequest struct {
 	Messages []tenure.Message `json:"messages"`
 }
 
+// ExtractRequest is the body of POST /v1/extract: digest a thread now.
+type ExtractRequest struct {
+	// ThreadID is the thread to digest (required).
+	ThreadID string `json:"thread_id"`
+	// Summaries runs the narrative channel besides state extraction
+	// (default true).
+	Summaries *bool `json:"summaries,omitempty"`
+}
+
 // MessageList is the body of GET /v1/messages.
 type MessageList struct {
 	Messages []tenure.Message `json:"messages"`

@@ -152,11 +152,16 @@ func (c *common) withBackend(ctx context.Context, copt compile.Options, fn func(
 	if err := c.checkRemote(server); err != nil {
 		return err
 	}
+	return fn(c.client(server))
+}
+
+// client is the HTTP client of server with --key (or $TENURE_KEY).
+func (c *common) client(server string) *tenurehttp.Client {
 	key := c.key
 	if key == "" {
 		key = envKey()
 	}
-	return fn(tenurehttp.NewClient(server, key, tenurehttp.ClientOptions{}))
+	return tenurehttp.NewClient(server, key, tenurehttp.ClientOptions{})
 }
 
 // checkRemote refuses flags that mean nothing with --server: the server

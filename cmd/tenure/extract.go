@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
@@ -65,6 +66,9 @@ func (c *extractCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if c.noSummaries {
 		sum = nil
 	}
+	if server := c.serverURL(); server != "" {
+		return c.extractRemote(ctx, sio, server)
+	}
 	return c.withStore(ctx, func(st *sqlite.Store) error {
 		res := st.Digest(ctx, p, c.thread, x, sum, engine.SummaryOptions{RollingEvery: c.rollingEvery})
 		if err := c.output(sio, res, func() error { return printExtract(sio, res) }); err != nil {
@@ -95,4 +99,29 @@ func printExtract(sio stdio, res engine.DigestResult) error {
 		fmt.Fprintf(sio.out, "summary: failed: %v\n", res.SummaryError)
 	}
 	return nil
+}
+
+// extractRemote asks the server to digest the thread; the server's own
+// extractor and summarizer settings apply.
+func (c *extractCmd) extractRemote(ctx context.Context, sio stdio, server string) error {
+	if err := c.checkRemote(server); err != nil {
+		return err
+	}
+	var local string
+	c.fs.Visit(func(f *flag.Flag) {
+		if f.Name == "rolling-every" || strings.HasPrefix(f.Name, "llm") {
+			local = "--" + f.Name
+		}
+	})
+	if local != "" {
+		return tenure.Errorf(tenure.CodeInvalid, local, "not with --server: the server's model and summary settings apply (see tenure serve)")
+	}
+	res, err := c.client(server).Extract(ctx, c.thread, !c.noSummaries)
+	if err != nil {
+		return err
+	}
+	if err := c.output(sio, res, func() error { return printExtract(sio, res) }); err != nil {
+		return err
+	}
+	return res.Err()
 }

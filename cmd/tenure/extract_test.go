@@ -75,3 +75,22 @@ func TestExtractLLMFailureKeepsSummaries(t *testing.T) {
 		t.Errorf("exit %d, stdout %s; want unavailable with the rolling summary still written (extractive fallback)", r.code, r.stdout)
 	}
 }
+
+func TestExtractRemote(t *testing.T) {
+	db := newDB(t)
+	mustCLI(t, projectJSONL, "ingest", "--db", db, "-")
+	srv := serve(t, db, "--digest=false")
+	remote := []string{"--server", srv.url, "--key", srv.key}
+	got := mustJSON[engine.DigestResult](t, "", append([]string{"extract", "--thread", "p1"}, remote...)...)
+	if got.State.Messages != 3 || got.State.ItemsInserted == 0 {
+		t.Errorf("remote extract = %+v, want the thread digested by the server", got.State)
+	}
+	uid := tenure.StateUID(tenure.StateDecision, "Use Redis for caching")
+	if x := mustJSON[tenure.Expansion](t, "", append([]string{"expand", uid}, remote...)...); len(x.Messages) == 0 {
+		t.Errorf("remote expand = %+v, want the source message", x)
+	}
+	r := tenureCLI(t, "", append([]string{"extract", "--thread", "p1", "--llm", "openai"}, remote...)...)
+	if r.code == 0 || !strings.Contains(r.stderr, "--llm: not with --server") {
+		t.Errorf("--llm with --server: exit %d, %q", r.code, r.stderr)
+	}
+}

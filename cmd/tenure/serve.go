@@ -12,8 +12,11 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/extract"
 	tenurehttp "github.com/tenure-dev/tenure/http"
 	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/summarize"
 )
 
 var serveSpec = commandSpec{
@@ -29,7 +32,15 @@ Every /v1 call needs an API key (Authorization: Bearer tk_...) and runs as
 its principal. On first start with no key in the database, serve creates
 an admin key acting as the local owner and prints it once on stderr; create
 more with 'tenure keys create'. Other commands reach the server with
---server URL --key KEY (or $TENURE_SERVER and $TENURE_KEY).`,
+--server URL --key KEY (or $TENURE_SERVER and $TENURE_KEY).
+
+After every append (POST /v1/messages) the server digests the threads
+touched in the background, as the appending key's principal: their new
+messages become state items and the summaries due are written, as with
+'tenure extract'; --digest=false leaves that to POST /v1/extract. The
+deterministic rules and the extractive summarizer do the work unless --llm
+configures a model. On shutdown, running digests finish within
+--shutdown-timeout.`,
 	new: func() subcommand { return new(serveCmd) },
 }
 
@@ -39,6 +50,10 @@ type serveCmd struct {
 	traceTTL, shutdown  time.Duration
 	maxTraces           int
 	maxBodyMiB          int
+	llm                 llmFlags
+	digest              bool
+	digestWorkers       int
+	rollingEvery        int
 }
 
 func (c *serveCmd) define(fs *flag.FlagSet) {
@@ -49,7 +64,11 @@ func (c *serveCmd) define(fs *flag.FlagSet) {
 	fs.DurationVar(&c.traceTTL, "trace-ttl", time.Hour, "keep compile traces for `duration` (GET /v1/traces/{id})")
 	fs.IntVar(&c.maxTraces, "max-traces", 1000, "keep at most `n` compile traces")
 	fs.IntVar(&c.maxBodyMiB, "max-body", 16, "largest request body in `MiB`")
-	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this `duration` for requests in flight")
+	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this `duration` for requests and digests in flight")
+	c.llm.define(fs)
+	fs.BoolVar(&c.digest, "digest", true, "digest the threads of every append in the background (state items and summaries)")
+	fs.IntVar(&c.digestWorkers, "digest-workers", 4, "run at most `n` background digests at once")
+	fs.IntVar(&c.rollingEvery, "rolling-every", summarize.DefaultRollingEvery, "rewrite a thread's rolling summary every `N` user turns")
 }
 
 // logger builds the server's logger on w from the flags.
@@ -80,10 +99,16 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		name string
 		ok   bool
 	}{{"--trace-ttl", c.traceTTL > 0}, {"--max-traces", c.maxTraces > 0}, {"--max-body", c.maxBodyMiB > 0 && c.maxBodyMiB <= 4096},
-		{"--shutdown-timeout", c.shutdown > 0}} {
+		{"--shutdown-timeout", c.shutdown > 0}, {"--digest-workers", c.digestWorkers > 0 && c.digestWorkers <= 256}} {
 		if !f.ok {
 			return tenure.Errorf(tenure.CodeInvalid, f.name, "out of range")
 		}
+	}
+	if c.rollingEvery < 1 {
+		return tenure.Errorf(tenure.CodeInvalid, "--rolling-every", "must be at least 1")
+	}
+	if err := c.llm.validate(); err != nil {
+		return err
 	}
 	// Listen before opening the store, so that a taken address fails fast.
 	ln, err := net.Listen("tcp", c.addr)
@@ -107,9 +132,25 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		TraceTTL:        c.traceTTL,
 		MaxTraces:       c.maxTraces,
 		ShutdownTimeout: c.shutdown,
+		Digester:        c.digester(st),
+		ManualDigest:    !c.digest,
+		DigestWorkers:   c.digestWorkers,
 	})
 	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (API /v1, OpenAPI /v1/openapi.json, MCP %s, metrics /metrics)\n", c.db, ln.Addr(), mcpPath)
 	return srv.Serve(ctx, ln)
+}
+
+// digester digests threads with the deterministic rules and the
+// extractive summarizer, or with the model --llm configures (the
+// extractive summarizer as its fallback), like 'tenure extract'.
+func (c *serveCmd) digester(st *sqlite.Store) tenurehttp.Digester {
+	var x extract.Extractor = extract.NewRules(extract.RulesOptions{})
+	var sum engine.Summarizer = summarize.NewExtractive(summarize.Options{})
+	if comp := c.llm.completer(); comp != nil {
+		x = extract.NewLLM(comp, extract.LLMOptions{})
+		sum = summarize.Fallback(summarize.NewLLM(comp, summarize.Options{}), sum)
+	}
+	return tenurehttp.NewDigester(st, x, sum, engine.SummaryOptions{RollingEvery: c.rollingEvery})
 }
 
 // serveMounts returns the handlers serve mounts beside the API, behind the

@@ -13,6 +13,8 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/engine"
+	tenurehttp "github.com/tenure-dev/tenure/http"
 )
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a concurrent reader.
@@ -45,15 +47,17 @@ var (
 	secretRE  = regexp.MustCompile(`(?m)^\s+(tk_\S+)$`)
 )
 
-// serve starts 'tenure serve' on db on a free port and waits until it
-// answers; key is the admin key it printed, if it created one.
-func serve(t *testing.T, db string) served {
+// serve starts 'tenure serve' on db on a free port, with the extra flags,
+// and waits until it answers; key is the admin key it printed, if it
+// created one.
+func serve(t *testing.T, db string, extra ...string) served {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr := &lockedBuffer{}
 	done := make(chan int, 1)
+	args := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-level", "warn"}, extra...)
 	go func() {
-		done <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-level", "warn"}, strings.NewReader(""), &bytes.Buffer{}, stderr)
+		done <- run(ctx, args, strings.NewReader(""), &bytes.Buffer{}, stderr)
 	}()
 	var url string
 	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
@@ -205,10 +209,65 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"serve", "--max-body", "0"}, "--max-body: out of range"},
 		{[]string{"serve", "--addr", "256.0.0.1:99999"}, "--addr: cannot listen"},
 		{[]string{"serve", "extra"}, "serve takes no arguments"},
+		{[]string{"serve", "--rolling-every", "0"}, "--rolling-every: must be at least 1"},
+		{[]string{"serve", "--digest-workers", "0"}, "--digest-workers: out of range"},
+		{[]string{"serve", "--llm", "gpt"}, `--llm: unknown provider "gpt"`},
+		{[]string{"serve", "--llm-url", "http://localhost:1/v1"}, "--llm-url and --llm-model need"},
 	} {
 		r := tenureCLI(t, "", append(tc.args, "--db", newDB(t))...)
 		if r.code == 0 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %q", tc.args, r.code, r.stderr, tc.want)
 		}
 	}
+}
+
+// TestServeDigest checks that serve digests the threads of every append in
+// the background, and that --digest=false leaves them to POST /v1/extract.
+func TestServeDigest(t *testing.T) {
+	msgs := []tenure.Message{
+		{ThreadID: "p1", ID: "m1", Role: "user", Speaker: "Ann", Content: "Let's use Redis for caching.", CreatedAt: time.Date(2023, 5, 8, 10, 0, 0, 0, time.UTC)},
+		{ThreadID: "p1", ID: "m2", Role: "assistant", Speaker: "Bot", Content: "OK, Redis it is.", CreatedAt: time.Date(2023, 5, 8, 10, 1, 0, 0, time.UTC)},
+	}
+	key := engine.StateKey("p1", tenure.StateUID(tenure.StateDecision, "Use Redis for caching"))
+	ctx := context.Background()
+	t.Run("OK", func(t *testing.T) {
+		srv := serve(t, newDB(t), "--rolling-every", "1")
+		c := tenurehttp.NewClient(srv.url, srv.key, tenurehttp.ClientOptions{})
+		if _, err := c.AppendMessages(ctx, tenure.Principal{}, msgs); err != nil {
+			t.Fatal(err)
+		}
+		// A digest writes the state items, then the summaries.
+		var err error
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if _, err = c.CurrentValue(ctx, tenure.Principal{}, engine.RollingKey("p1"), tenure.Read{}); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatalf("rolling summary after the append (--rolling-every 1): %v", err)
+		}
+		if _, err := c.CurrentValue(ctx, tenure.Principal{}, key, tenure.Read{}); err != nil {
+			t.Errorf("state item after the append: %v", err)
+		}
+		if code := srv.stop(); code != 0 {
+			t.Errorf("serve exited %d: %s", code, srv.stderr.String())
+		}
+	})
+	t.Run("OKManual", func(t *testing.T) {
+		srv := serve(t, newDB(t), "--digest=false")
+		c := tenurehttp.NewClient(srv.url, srv.key, tenurehttp.ClientOptions{})
+		if _, err := c.AppendMessages(ctx, tenure.Principal{}, msgs); err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Extract(ctx, "p1", true)
+		if err != nil || res.Err() != nil || res.State.Messages != 2 || res.State.ItemsInserted == 0 {
+			t.Fatalf("Extract = %+v, %v; want both messages still pending, then items", res, err)
+		}
+		if _, err := c.CurrentValue(ctx, tenure.Principal{}, key, tenure.Read{}); err != nil {
+			t.Errorf("state item after Extract: %v", err)
+		}
+		if code := srv.stop(); code != 0 {
+			t.Errorf("serve exited %d: %s", code, srv.stderr.String())
+		}
+	})
 }
