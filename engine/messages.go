@@ -30,57 +30,71 @@ func (e *Engine) AppendMessages(ctx context.Context, p tenure.Principal, msgs []
 	return e.ImportMessages(ctx, p, msgs, nil)
 }
 
-// importChunk is how many messages ImportMessages writes between progress
-// reports.
+// importChunk is how many messages ImportMessages prepares and writes at
+// a time, between progress reports.
 const importChunk = 500
 
 // ImportMessages appends any number of messages like AppendMessages, all
 // or nothing in one transaction, and calls progress (when not nil) with the
 // number of messages written so far as it goes, for a progress bar.
+//
+// Messages are prepared (validated, token-counted, dates resolved) a chunk
+// ahead of the store writing them, so that the two overlap. Errors are
+// reported as if every message had been prepared first: an invalid message
+// before an id repeated with other content, both before a conflict with a
+// stored message.
 func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []tenure.Message, progress func(done int)) (tenure.AppendResult, error) {
 	var res tenure.AppendResult
 	p, err := e.principal(p)
 	if err != nil {
 		return res, fmt.Errorf("append messages: %w", err)
 	}
-	batch, err := e.prepareMessages(p, msgs)
-	if err != nil {
+	if err := repeatedIDs(msgs); err != nil {
+		if _, invalid := e.prepareMessages(p, msgs, 0); invalid != nil {
+			err = invalid
+		}
 		return res, fmt.Errorf("append messages: %w", err)
 	}
-	seen := make(map[string]int, len(msgs))
-	for i, nm := range batch {
-		m := nm.Message
-		k := m.ThreadID + "\x00" + m.ID
-		if j, dup := seen[k]; dup && !sameMessage(batch[j].Message, m) {
-			return res, fmt.Errorf("append messages: %w", tenure.Errorf(tenure.CodeConflict, fmt.Sprintf("[%d].id", i),
-				"message %q appears twice in thread %q with different content", m.ID, m.ThreadID))
-		}
-		seen[k] = i
-	}
-	if len(batch) == 0 {
+	if len(msgs) == 0 {
 		return res, nil
+	}
+	chunks, stop := e.prepareChunks(p, msgs)
+	defer stop()
+	// The first chunk is prepared before the write lock is taken.
+	first := <-chunks
+	if first.err != nil {
+		return res, fmt.Errorf("append messages: %w", first.err)
 	}
 	err = e.inTx(ctx, "append messages", func(tx Tx, _ *txClock) error {
 		res = tenure.AppendResult{}
-		for start := 0; start < len(batch); start += importChunk {
-			chunk := batch[start:min(start+importChunk, len(batch))]
-			inserted, existing, err := tx.InsertMessages(ctx, p.TenantID, chunk, e.opt.SessionGap)
+		done := 0
+		for c, more := first, true; more; c, more = <-chunks {
+			if c.err != nil {
+				return c.err
+			}
+			inserted, existing, err := tx.InsertMessages(ctx, p.TenantID, c.msgs, e.opt.SessionGap)
 			if err != nil {
 				return err
 			}
 			for i, ok := range inserted {
-				switch {
+				switch m := c.msgs[i].Message; {
 				case ok:
 					res.Appended++
-				case sameMessage(&existing[i], chunk[i].Message):
+				case sameMessage(&existing[i], m):
 					res.Skipped++
 				default:
-					return tenure.Errorf(tenure.CodeConflict, fmt.Sprintf("[%d].id", start+i),
-						"message %q already exists in thread %q with other content", chunk[i].Message.ID, chunk[i].Message.ThreadID)
+					for c := range chunks { // an invalid message is reported first
+						if c.err != nil {
+							return c.err
+						}
+					}
+					return tenure.Errorf(tenure.CodeConflict, fmt.Sprintf("[%d].id", done+i),
+						"message %q already exists in thread %q with other content", m.ID, m.ThreadID)
 				}
 			}
+			done += len(c.msgs)
 			if progress != nil {
-				progress(start + len(chunk))
+				progress(done)
 			}
 		}
 		return nil
@@ -91,11 +105,62 @@ func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []
 	return res, nil
 }
 
+// threadMessage names a message within a tenant.
+type threadMessage struct{ thread, id string }
+
+// repeatedIDs reports a message id that msgs give twice in a thread with
+// different content.
+func repeatedIDs(msgs []tenure.Message) error {
+	seen := make(map[threadMessage]int, len(msgs))
+	for i := range msgs {
+		m := &msgs[i]
+		k := threadMessage{m.ThreadID, m.ID}
+		if j, dup := seen[k]; dup && !sameMessage(&msgs[j], m) {
+			return tenure.Errorf(tenure.CodeConflict, fmt.Sprintf("[%d].id", i),
+				"message %q appears twice in thread %q with different content", m.ID, m.ThreadID)
+		}
+		seen[k] = i
+	}
+	return nil
+}
+
+// preparedChunk is a chunk of an import ready to write, or the error of
+// its first invalid message.
+type preparedChunk struct {
+	msgs []NewMessage
+	err  error
+}
+
+// prepareChunks prepares msgs importChunk at a time, in order, in the
+// background, and sends the chunks on a channel that it closes after the
+// last one or after the first invalid one. stop ends it early.
+func (e *Engine) prepareChunks(p tenure.Principal, msgs []tenure.Message) (chunks <-chan preparedChunk, stop func()) {
+	// Buffered for every chunk: the goroutine never waits for the writer.
+	out := make(chan preparedChunk, (len(msgs)+importChunk-1)/importChunk)
+	quit := make(chan struct{})
+	go func() {
+		defer close(out)
+		for start := 0; start < len(msgs); start += importChunk {
+			select {
+			case <-quit:
+				return
+			default:
+			}
+			batch, err := e.prepareMessages(p, msgs[start:min(start+importChunk, len(msgs))], start)
+			out <- preparedChunk{batch, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out, func() { close(quit) }
+}
+
 // prepareMessages validates copies of msgs and derives their token counts
-// and dates, on every core: counting tokens is most of the cost of an
-// append. The error is the first message's, as a sequential pass would
-// report it.
-func (e *Engine) prepareMessages(p tenure.Principal, msgs []tenure.Message) ([]NewMessage, error) {
+// and dates, on every core: counting tokens is most of the cost of
+// preparing a message. The error is the first message's, as a sequential
+// pass would report it, with its index counted from offset.
+func (e *Engine) prepareMessages(p tenure.Principal, msgs []tenure.Message, offset int) ([]NewMessage, error) {
 	batch := make([]NewMessage, len(msgs))
 	errs := make([]error, len(msgs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(msgs)/64))
@@ -115,7 +180,7 @@ func (e *Engine) prepareMessages(p tenure.Principal, msgs []tenure.Message) ([]N
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return nil, indexed(i, err)
+			return nil, indexed(offset+i, err)
 		}
 	}
 	return batch, nil

@@ -44,8 +44,9 @@ type BenchReport struct {
 }
 
 // IngestResult compares ingestion through the full write path (validation,
-// token counting, date resolution, session assignment, full-text
-// indexing) with bare inserts of the same rows.
+// token counting, date resolution, session assignment, until committed;
+// full-text indexing follows the commit in the background and is caught
+// up before any search) with bare inserts of the same rows.
 type IngestResult struct {
 	Messages int `json:"messages"`
 	// Rates in messages per second.

@@ -246,49 +246,29 @@ func (b *backend) Begin(ctx context.Context) (engine.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &writeTx{tx: tx}, nil
+	return &writeTx{tx: tx, index: b.index}, nil
 }
 
 // writeTx implements engine.Tx.
 type writeTx struct {
 	tx *sql.Tx
-	// ftsRows are message index rows written at commit, after every other
-	// statement: FTS5 flushes its pending index to disk whenever a
-	// statement opens a savepoint, so interleaving them with the message
-	// inserts would write one tiny segment per message.
-	ftsRows []ftsRow
-}
-
-type ftsRow struct {
-	seq                   int64
-	speaker, text, search string
+	// index is woken when a commit appended messages (see index.go).
+	index    *messageIndex
+	appended bool
+	// insertMessages writes insertRows messages (see InsertMessages).
+	insertMessages *sql.Stmt
 }
 
 func (t *writeTx) Commit() error {
-	if err := t.flushFTS(); err != nil {
-		t.tx.Rollback()
+	if err := t.tx.Commit(); err != nil {
 		return err
 	}
-	return t.tx.Commit()
-}
-
-func (t *writeTx) flushFTS() error {
-	if len(t.ftsRows) == 0 {
-		return nil
+	if t.appended {
+		t.index.wake()
 	}
-	stmt, err := t.tx.Prepare(`INSERT INTO messages_fts (rowid, speaker, text, dates) VALUES (?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for _, r := range t.ftsRows {
-		if _, err := stmt.Exec(r.seq, r.speaker, r.text, r.search); err != nil {
-			return fmt.Errorf("index message: %w", err)
-		}
-	}
-	t.ftsRows = nil
 	return nil
 }
+
 func (t *writeTx) Rollback() error { return t.tx.Rollback() }
 
 func (t *writeTx) LastTxTime(ctx context.Context) (time.Time, error) {

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var benchPrincipal = tenure.Principal{UserID: "bench", TenantID: "bench", Authority: "employee"}
@@ -92,5 +94,59 @@ func BenchmarkHistory100Versions(b *testing.B) {
 		if err != nil || len(h.Versions) != 100 {
 			b.Fatalf("history: %d versions, %v", len(h.Versions), err)
 		}
+	}
+}
+
+// benchMessages returns n chat turns in threads of 600, a minute apart.
+func benchMessages(n int) []tenure.Message {
+	turns := []string{
+		"Hey! How was your weekend? I went hiking up by the lake yesterday.",
+		"That sounds lovely. I spent Saturday painting a sunrise for my sister's birthday.",
+		"Did you finish the book club novel? We meet next Tuesday at the library.",
+		"Not yet, I'm halfway. The kids had a swim meet and I was driving all week.",
+		"I adopted a dog last month, a rescue called Biscuit. He chews everything!",
+		"I'm thinking about going back to school for counseling, maybe next fall.",
+	}
+	out := make([]tenure.Message, n)
+	start := time.Date(2023, 1, 1, 9, 0, 0, 0, time.UTC)
+	for i := range out {
+		out[i] = tenure.Message{ThreadID: fmt.Sprintf("t%d", i/600), ID: fmt.Sprintf("m%d", i), Role: "user",
+			Speaker: []string{"Ann", "Bob"}[i%2], Content: turns[i%len(turns)], CreatedAt: start.Add(time.Duration(i) * time.Minute)}
+	}
+	return out
+}
+
+// BenchmarkImportMessages imports 10,000 messages into a fresh store:
+// Import until the messages are committed (full-text indexing follows in
+// the background), Searchable until they are also indexed.
+func BenchmarkImportMessages(b *testing.B) {
+	msgs := benchMessages(10_000)
+	for _, searchable := range []bool{false, true} {
+		b.Run(map[bool]string{false: "Import", true: "Searchable"}[searchable], func(b *testing.B) {
+			ctx := context.Background()
+			var elapsed time.Duration
+			for i := 0; b.Loop(); i++ {
+				b.StopTimer()
+				s := sqlite.New(filepath.Join(b.TempDir(), fmt.Sprintf("bench-%d.db", i)), sqlite.Options{})
+				if err := s.Open(ctx); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				start := time.Now()
+				if _, err := s.ImportMessages(ctx, benchPrincipal, msgs, nil); err != nil {
+					b.Fatal(err)
+				}
+				if searchable {
+					if err := s.IndexMessages(ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+				elapsed += time.Since(start)
+				b.StopTimer()
+				s.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.N*len(msgs))/elapsed.Seconds(), "msgs/s")
+		})
 	}
 }

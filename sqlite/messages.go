@@ -92,11 +92,7 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 		return nil, err
 	}
 	scored, err := scanMessages(rows, tenant, false)
-	out := make([]tenure.Message, len(scored))
-	for i := range scored {
-		out[i] = scored[i].Message
-	}
-	return out, err
+	return unscored(scored), err
 }
 
 func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine.MessageCandidateFilter) ([]tenure.ScoredMessage, error) {
@@ -112,6 +108,9 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 	}
 	var out []tenure.ScoredMessage
 	if len(f.Words) > 0 && f.Limit > 0 {
+		if err := b.searchable(ctx); err != nil {
+			return nil, err
+		}
 		// bm25 weights: speaker, text, dates. CROSS JOIN drives from the match.
 		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+`, -bm25(messages_fts, 0.5, 1.0, 1.0) FROM messages_fts x
 			CROSS JOIN messages m ON m.seq = x.rowid
@@ -209,22 +208,91 @@ type threadState struct {
 	pos     int64
 	session string
 	last    time.Time
-	count   int
+	// autos counts the thread's derived ("auto-") sessions once counted
+	// is set: only a new derived session needs it, and counting reads the
+	// whole thread. stored is pos before the append.
+	autos   int
+	counted bool
+	stored  int64
 }
 
+// insertRows is how many messages one INSERT statement writes: one
+// statement per message spends more in the driver and in setting up the
+// statement than in the b-trees.
+const insertRows = 100
+
+const (
+	insertCols = `tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content,
+		attachments, dates, created_at, tokens, search_text, search_dates`
+	insertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	nInsertCols  = 16
+)
+
+func insertSQL(rows int) string {
+	return `INSERT INTO messages (` + insertCols + `) VALUES ` + insertValues + strings.Repeat(", "+insertValues, rows-1)
+}
+
+// msgKey names a message within a tenant.
+type msgKey struct{ thread, id string }
+
+// errTaken reports that a message id to insert is stored already.
+var errTaken = errors.New("message id taken")
+
+// sqliteConstraintUnique is SQLite's extended result code for a UNIQUE
+// constraint violation.
+const sqliteConstraintUnique = 2067
+
+// InsertMessages first assumes that every message is new, the common case,
+// and writes them without looking their ids up. If one is stored already,
+// it undoes that and starts again, looking the ids up first.
 func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration) ([]bool, []tenure.Message, error) {
-	ins, err := t.tx.PrepareContext(ctx, `INSERT INTO messages (tenant_id, thread_id, id, pos, session_id, user_id, project_id,
-		role, speaker, content, attachments, dates, created_at, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (tenant_id, thread_id, id) DO NOTHING`)
+	if _, err := t.tx.ExecContext(ctx, `SAVEPOINT insert_messages`); err != nil {
+		return nil, nil, err
+	}
+	inserted, existing, err := t.insertMessagesOnce(ctx, tenant, msgs, gap, false)
+	if errors.Is(err, errTaken) {
+		if _, err := t.tx.ExecContext(ctx, `ROLLBACK TO insert_messages`); err != nil {
+			return nil, nil, err
+		}
+		inserted, existing, err = t.insertMessagesOnce(ctx, tenant, msgs, gap, true)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	defer ins.Close()
+	if _, err := t.tx.ExecContext(ctx, `RELEASE insert_messages`); err != nil {
+		return nil, nil, err
+	}
+	return inserted, existing, nil
+}
+
+// insertMessagesOnce implements InsertMessages; it looks ids up when
+// lookup is set, and returns errTaken when it is not and one is taken.
+func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration,
+	lookup bool) ([]bool, []tenure.Message, error) {
 	threads := map[string]*threadState{}
+	var taken map[msgKey]bool
+	if lookup {
+		var err error
+		if taken, err = t.takenIDs(ctx, tenant, msgs, threads); err != nil {
+			return nil, nil, err
+		}
+	}
 	inserted := make([]bool, len(msgs))
 	existing := make([]tenure.Message, len(msgs))
+	var again []int // ids stored already, or repeated in msgs
+	fresh := make(map[msgKey]bool, len(msgs))
+	args := make([]any, 0, insertRows*nInsertCols)
 	for i, nm := range msgs {
 		m := nm.Message
+		k := msgKey{m.ThreadID, m.ID}
+		if taken[k] || fresh[k] {
+			if !lookup {
+				return nil, nil, errTaken
+			}
+			again = append(again, i)
+			continue
+		}
+		fresh[k] = true
 		st, err := t.thread(ctx, tenant, m.ThreadID, threads)
 		if err != nil {
 			return nil, nil, err
@@ -232,8 +300,11 @@ func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engi
 		session := m.SessionID
 		if session == "" {
 			if st.session == "" || m.CreatedAt.Sub(st.last) > gap {
-				st.count++
-				session = fmt.Sprintf("auto-%d", st.count)
+				if err := t.countAutos(ctx, tenant, m.ThreadID, st); err != nil {
+					return nil, nil, err
+				}
+				st.autos++
+				session = fmt.Sprintf("auto-%d", st.autos)
 			} else {
 				session = st.session
 			}
@@ -246,36 +317,111 @@ func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engi
 		if err != nil {
 			return nil, nil, err
 		}
-		res, err := ins.ExecContext(ctx, tenant, m.ThreadID, m.ID, st.pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
-			m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens)
-		if err != nil {
-			return nil, nil, fmt.Errorf("insert message %s: %w", m.ID, err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return nil, nil, err
-		}
-		if n == 0 { // the id is taken
-			prev, err := t.message(ctx, tenant, m.ThreadID, m.ID)
-			if err != nil {
-				return nil, nil, err
+		var text, search any // see migration 0006
+		if len(m.Attachments) > 0 {
+			if s := m.Text(); s != m.Content {
+				text = s
 			}
-			existing[i] = prev
-			continue
 		}
-		seq, err := res.LastInsertId()
-		if err != nil {
-			return nil, nil, fmt.Errorf("insert message %s: %w", m.ID, err)
+		if nm.Search != "" {
+			search = nm.Search
 		}
-		t.ftsRows = append(t.ftsRows, ftsRow{seq, m.Speaker, m.Text(), nm.Search})
+		args = append(args, tenant, m.ThreadID, m.ID, st.pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
+			m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search)
 		inserted[i] = true
-		m.SessionID = session
 		st.pos, st.session = st.pos+1, session
 		if m.CreatedAt.After(st.last) {
 			st.last = m.CreatedAt
 		}
+		if len(args) == cap(args) {
+			if err := t.insertRows(ctx, args); err != nil {
+				return nil, nil, err
+			}
+			args = args[:0]
+		}
 	}
+	if len(args) > 0 {
+		if err := t.insertRows(ctx, args); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, i := range again {
+		m := msgs[i].Message
+		var err error
+		if existing[i], err = t.message(ctx, tenant, m.ThreadID, m.ID); err != nil {
+			return nil, nil, err
+		}
+	}
+	t.appended = t.appended || len(fresh) > 0
 	return inserted, existing, nil
+}
+
+// insertRows writes the messages whose columns args holds, in order. It
+// returns errTaken if one of their ids is.
+func (t *writeTx) insertRows(ctx context.Context, args []any) error {
+	rows := len(args) / nInsertCols
+	var err error
+	if rows == insertRows {
+		if t.insertMessages == nil {
+			if t.insertMessages, err = t.tx.PrepareContext(ctx, insertSQL(insertRows)); err != nil {
+				return err
+			}
+		}
+		_, err = t.insertMessages.ExecContext(ctx, args...)
+	} else {
+		_, err = t.tx.ExecContext(ctx, insertSQL(rows), args...)
+	}
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) && coded.Code() == sqliteConstraintUnique {
+		return errTaken
+	}
+	if err != nil {
+		return fmt.Errorf("insert messages: %w", err)
+	}
+	return nil
+}
+
+// takenIDs loads the state of the threads of msgs into threads and
+// returns which of msgs' ids those threads hold already.
+func (t *writeTx) takenIDs(ctx context.Context, tenant string, msgs []engine.NewMessage, threads map[string]*threadState) (map[msgKey]bool, error) {
+	ids := map[string][]any{} // of the threads that have messages
+	for _, nm := range msgs {
+		m := nm.Message
+		st, err := t.thread(ctx, tenant, m.ThreadID, threads)
+		if err != nil {
+			return nil, err
+		}
+		if st.pos > 0 {
+			ids[m.ThreadID] = append(ids[m.ThreadID], m.ID)
+		}
+	}
+	taken := map[msgKey]bool{}
+	const perQuery = 500
+	for thread, all := range ids {
+		for len(all) > 0 {
+			part := all[:min(perQuery, len(all))]
+			all = all[len(part):]
+			rows, err := t.tx.QueryContext(ctx, `SELECT id FROM messages WHERE tenant_id = ? AND thread_id = ? AND id IN (?`+
+				strings.Repeat(", ?", len(part)-1)+`)`, append([]any{tenant, thread}, part...)...)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var id string
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				taken[msgKey{thread, id}] = true
+			}
+			err = rows.Err()
+			rows.Close()
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return taken, nil
 }
 
 // thread loads (once per append) the state of a thread's latest message.
@@ -285,18 +431,33 @@ func (t *writeTx) thread(ctx context.Context, tenant, thread string, cache map[s
 	}
 	st := &threadState{}
 	var last sql.NullInt64
-	err := t.tx.QueryRowContext(ctx, `SELECT pos, session_id, created_at,
-		(SELECT count(DISTINCT session_id) FROM messages WHERE tenant_id = ? AND thread_id = ? AND session_id LIKE 'auto-%')
-		FROM messages WHERE tenant_id = ? AND thread_id = ? ORDER BY pos DESC LIMIT 1`,
-		tenant, thread, tenant, thread).Scan(&st.pos, &st.session, &last, &st.count)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	err := t.tx.QueryRowContext(ctx, `SELECT pos, session_id, created_at FROM messages
+		WHERE tenant_id = ? AND thread_id = ? ORDER BY pos DESC LIMIT 1`, tenant, thread).Scan(&st.pos, &st.session, &last)
+	if errors.Is(err, sql.ErrNoRows) {
+		st.counted = true // an empty thread has no sessions
+	} else if err != nil {
 		return nil, err
 	}
+	st.stored = st.pos
 	if last.Valid {
 		st.last = fromNanos(last.Int64)
 	}
 	cache[thread] = st
 	return st, nil
+}
+
+// countAutos counts the derived sessions of a thread stored before this
+// append, once.
+func (t *writeTx) countAutos(ctx context.Context, tenant, thread string, st *threadState) error {
+	if st.counted {
+		return nil
+	}
+	if err := t.tx.QueryRowContext(ctx, `SELECT count(DISTINCT session_id) FROM messages
+		WHERE tenant_id = ? AND thread_id = ? AND pos <= ? AND session_id LIKE 'auto-%'`, tenant, thread, st.stored).Scan(&st.autos); err != nil {
+		return err
+	}
+	st.counted = true
+	return nil
 }
 
 func (t *writeTx) message(ctx context.Context, tenant, thread, id string) (tenure.Message, error) {

@@ -1,0 +1,149 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+)
+
+// Messages are full-text indexed after the append that stores them
+// commits, not inside it: FTS5 tokenizing and indexing costs more than
+// storing the rows, and an append is the path that must keep up with a
+// conversation or a bulk import. fts_watermark records the last message
+// in messages_fts. A commit that appended messages wakes a background
+// goroutine that indexes the rows after the watermark; a full-text search
+// of messages first indexes whatever is still behind it (waiting for the
+// background pass if one is running), so a search sees every message
+// committed before it started, appended by this process or another.
+// Indexing is idempotent and crash-safe: the index rows and the watermark
+// move in one transaction.
+
+// indexBatch is how many messages one indexing transaction covers, so that
+// a large backlog does not hold the write lock for long.
+const indexBatch = 20_000
+
+// messageIndex coordinates indexing between the background goroutine and
+// searches.
+type messageIndex struct {
+	busy chan struct{} // holds a token while a pass runs (capacity 1)
+	kick chan struct{} // wakes the background goroutine (capacity 1)
+	stop chan struct{} // closed by Close
+	done chan struct{} // closed when the goroutine returns
+}
+
+func newMessageIndex() *messageIndex {
+	return &messageIndex{busy: make(chan struct{}, 1), kick: make(chan struct{}, 1),
+		stop: make(chan struct{}), done: make(chan struct{})}
+}
+
+// wake asks the background goroutine for a pass, without waiting.
+func (x *messageIndex) wake() {
+	select {
+	case x.kick <- struct{}{}:
+	default:
+	}
+}
+
+// indexLoop indexes in the background until Close, which it lets finish
+// the messages committed before it.
+func (s *Store) indexLoop(x *messageIndex) {
+	defer close(x.done)
+	for {
+		select {
+		case <-x.kick:
+		case <-x.stop:
+			if err := s.indexMessages(context.Background(), x); err != nil {
+				s.opt.Logger.Error("index messages at close", "err", err)
+			}
+			return
+		}
+		if err := s.indexMessages(context.Background(), x); err != nil {
+			// The next search retries and reports it.
+			s.opt.Logger.Error("index messages", "err", err)
+		}
+	}
+}
+
+// IndexMessages brings the full-text index of messages up to date with
+// every committed message. It is never needed for correctness — appends
+// leave indexing to a background goroutine and searches catch up first —
+// but pays the cost up front, after a bulk import say. It returns
+// CodeUnavailable when the store is not open.
+func (s *Store) IndexMessages(ctx context.Context) error {
+	if s.w == nil {
+		return errClosed
+	}
+	if err := s.indexMessages(ctx, s.index); err != nil {
+		return fmt.Errorf("index messages: %w", err)
+	}
+	return nil
+}
+
+// indexMessages indexes the messages after the watermark, one pass at a
+// time.
+func (s *Store) indexMessages(ctx context.Context, x *messageIndex) error {
+	if behind, err := s.indexBehind(ctx); err != nil || !behind {
+		return err
+	}
+	select {
+	case x.busy <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-x.busy }()
+	for {
+		more, err := s.indexBatch(ctx)
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+// indexBehind reports, from the read pool and without taking the write
+// lock, whether some message is not indexed yet.
+func (s *Store) indexBehind(ctx context.Context) (bool, error) {
+	var behind bool
+	err := s.r.QueryRowContext(ctx, `SELECT (SELECT seq FROM fts_watermark WHERE name = 'messages')
+		< (SELECT coalesce(max(seq), 0) FROM messages)`).Scan(&behind)
+	return behind, err
+}
+
+// indexBatch indexes up to indexBatch messages after the watermark in one
+// transaction and moves the watermark past them; more reports whether
+// messages remain.
+func (s *Store) indexBatch(ctx context.Context) (more bool, err error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	var from, last int64
+	if err := tx.QueryRowContext(ctx, `SELECT seq, (SELECT coalesce(max(seq), 0) FROM messages)
+		FROM fts_watermark WHERE name = 'messages'`).Scan(&from, &last); err != nil {
+		return false, err
+	}
+	if from >= last {
+		return false, nil
+	}
+	to := min(last, from+indexBatch)
+	// One statement: FTS5 keeps the new rows in memory and writes them as
+	// one segment when the statement ends.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO messages_fts (rowid, speaker, text, dates)
+		SELECT seq, speaker, coalesce(search_text, content), coalesce(search_dates, '') FROM messages
+		WHERE seq > ? AND seq <= ? ORDER BY seq`, from, to); err != nil {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE fts_watermark SET seq = ? WHERE name = 'messages'`, to); err != nil {
+		return false, err
+	}
+	return to < last, tx.Commit()
+}
+
+// searchable makes sure every committed message is in the full-text index
+// before a search (see the comment at the top of this file).
+func (b *backend) searchable(ctx context.Context) error {
+	s := (*Store)(b)
+	if err := s.indexMessages(ctx, s.index); err != nil {
+		return fmt.Errorf("index messages: %w", err)
+	}
+	return nil
+}
