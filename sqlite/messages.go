@@ -21,6 +21,16 @@ const messageCols = `m.seq, m.pos, m.thread_id, m.id, m.session_id, m.user_id, m
 // scanMessages decodes rows of messageCols, plus a score column when
 // scored is set.
 func scanMessages(rows *sql.Rows, tenant string, scored bool) ([]tenure.ScoredMessage, error) {
+	var extra func(*tenure.ScoredMessage) []any
+	if scored {
+		extra = func(sm *tenure.ScoredMessage) []any { return []any{&sm.Score} }
+	}
+	return scanRows(rows, tenant, extra)
+}
+
+// scanRows decodes rows of messageCols followed by the columns extra
+// returns destinations for (nil: none).
+func scanRows(rows *sql.Rows, tenant string, extra func(*tenure.ScoredMessage) []any) ([]tenure.ScoredMessage, error) {
 	defer rows.Close()
 	var out []tenure.ScoredMessage
 	for rows.Next() {
@@ -31,8 +41,8 @@ func scanMessages(rows *sql.Rows, tenant string, scored bool) ([]tenure.ScoredMe
 		)
 		dst := []any{&sm.Seq, &sm.Pos, &sm.ThreadID, &sm.ID, &sm.SessionID, &sm.UserID, &sm.ProjectID, &sm.Role, &sm.Speaker,
 			&sm.Content, &attach, &date, &created, &sm.Tokens}
-		if scored {
-			dst = append(dst, &sm.Score)
+		if extra != nil {
+			dst = append(dst, extra(&sm)...)
 		}
 		if err := rows.Scan(dst...); err != nil {
 			return nil, err
@@ -95,6 +105,39 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 	return unscored(scored), err
 }
 
+// matches returns the f.Limit best full-text matches within the scope. The
+// full-text index holds every tenant's messages, so it ranks the top k
+// matches alone (FTS5 sorts rowids and scores, not whole rows, which is
+// what makes "ORDER BY rank LIMIT k" cheap) and the scope filter runs on
+// those; when it leaves fewer than f.Limit while more matches exist, k
+// grows and the search runs again, so the result is exactly the top f.Limit
+// in scope.
+func (b *backend) matches(ctx context.Context, db *sql.DB, tenant string, f engine.MessageCandidateFilter, scope string, args []any) ([]tenure.ScoredMessage, error) {
+	// bm25 weights: speaker, text, dates.
+	for k := f.Limit; ; k *= 4 {
+		match := ftsQuery(f.Words)
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+`, x.score FROM
+			(SELECT rowid, -rank AS score FROM messages_fts
+			 WHERE messages_fts MATCH ? AND rank MATCH 'bm25(0.5, 1.0, 1.0)' ORDER BY rank LIMIT ?) x
+			CROSS JOIN messages m ON m.seq = x.rowid
+			WHERE `+scope+` ORDER BY x.score DESC, m.seq LIMIT ?`,
+			append(append([]any{match, k}, args...), f.Limit)...)
+		if err != nil {
+			return nil, err
+		}
+		out, err := scanMessages(rows, tenant, true)
+		if err != nil || len(out) >= f.Limit {
+			return out, err
+		}
+		// Fewer than wanted in scope: were there more matches to rank?
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)`,
+			match, k+1).Scan(&n); err != nil || n <= k {
+			return out, err
+		}
+	}
+}
+
 func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine.MessageCandidateFilter) ([]tenure.ScoredMessage, error) {
 	db, err := b.reader()
 	if err != nil {
@@ -111,15 +154,7 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 		if err := b.searchable(ctx); err != nil {
 			return nil, err
 		}
-		// bm25 weights: speaker, text, dates. CROSS JOIN drives from the match.
-		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+`, -bm25(messages_fts, 0.5, 1.0, 1.0) FROM messages_fts x
-			CROSS JOIN messages m ON m.seq = x.rowid
-			WHERE messages_fts MATCH ? AND `+scope+` ORDER BY x.rank LIMIT ?`,
-			append(append([]any{ftsQuery(f.Words)}, args...), f.Limit)...)
-		if err != nil {
-			return nil, err
-		}
-		if out, err = scanMessages(rows, tenant, true); err != nil {
+		if out, err = b.matches(ctx, db, tenant, f, scope, args); err != nil {
 			return nil, err
 		}
 	}
@@ -132,8 +167,10 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 	}
 	if f.Recent > 0 {
 		// The latest appended first: seq is the rowid, so this reads the
-		// table's tail.
-		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE `+scope+` ORDER BY m.seq DESC LIMIT ?`,
+		// table's tail. The unary + keeps the planner off the tenant index,
+		// which would sort every message of the tenant to find the last few.
+		recentScope := strings.Replace(scope, "m.tenant_id = ?", "+m.tenant_id = ?", 1)
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE `+recentScope+` ORDER BY m.seq DESC LIMIT ?`,
 			append(args, f.Recent)...)
 		if err != nil {
 			return nil, err
