@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tenure-dev/tenure"
 )
@@ -112,5 +113,29 @@ func TestStateItemCoerce(t *testing.T) {
 	bad.Coerce()
 	if tenure.ErrorField(bad.Validate()) != "state_item.type_tag" {
 		t.Errorf("unknown type: validate = %v, want an error naming state_item.type_tag", bad.Validate())
+	}
+}
+
+func TestCompareStateItems(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC) }
+	items := []tenure.StateItem{
+		{UID: "q_1", Type: tenure.StateQuestion, Confidence: tenure.ConfidenceHigh, LastSeenAt: day(9)},
+		{UID: "d_2", Type: tenure.StateDecision, Confidence: tenure.ConfidenceLow, LastSeenAt: day(9)},
+		{UID: "d_3", Type: tenure.StateDecision, Confidence: tenure.ConfidenceHigh, LastSeenAt: day(1)},
+		{UID: "d_4", Type: tenure.StateDecision, Confidence: tenure.ConfidenceHigh, LastSeenAt: day(5)},
+		{UID: "r_5", Type: tenure.StateRisk, Confidence: tenure.ConfidenceHigh, Pinned: true, LastSeenAt: day(1)},
+		{UID: "a_6", Type: tenure.StateAction, Confidence: tenure.ConfidenceMedium, LastSeenAt: day(1)},
+		{UID: "c_7", Type: tenure.StateConstraint, Confidence: tenure.ConfidenceMedium, LastSeenAt: day(1)},
+	}
+	slices.SortFunc(items, func(a, b tenure.StateItem) int { return tenure.CompareStateItems(&a, &b) })
+	var got []string
+	for _, it := range items {
+		got = append(got, it.UID)
+	}
+	// Pinned first, then decision > constraint > action > risk > question,
+	// then high confidence first, then the most recently seen.
+	want := []string{"r_5", "d_4", "d_3", "d_2", "c_7", "a_6", "q_1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order = %v, want %v", got, want)
 	}
 }
