@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -29,7 +28,7 @@ const (
 // factPattern is one way of stating a fact. The value is the last
 // submatch; for "my favourite X is Y" the attribute takes X.
 type factPattern struct {
-	re   *regexp.Regexp
+	re   *pattern
 	attr string
 	kind valueKind
 	conf tenure.Confidence
@@ -42,8 +41,8 @@ type factPattern struct {
 
 const numberWords = `\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a\s+hundred`
 
-func fp(rest string) *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^i(?:\s+(?:currently|now|still|actually|also|really|just|recently|finally|absolutely|totally))*` + rest)
+func fp(rest string) *pattern {
+	return mustPattern(`(?i)^i(?:\s+(?:currently|now|still|actually|also|really|just|recently|finally|absolutely|totally))*` + rest)
 }
 
 // selfPatterns are first-person statements about the speaker, tried in
@@ -51,7 +50,7 @@ func fp(rest string) *regexp.Regexp {
 var selfPatterns = []factPattern{
 	{re: fp(`(?:\s+live|'ve\s+lived|\s+have\s+lived)\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
 	{re: fp(`(?:'ve|\s+have)?\s+(?:moved|relocated)\s+(?:here\s+)?to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s", change: true},
-	{re: regexp.MustCompile(`(?i)^we(?:'ve|\s+have)?(?:\s+(?:just|recently|finally))*\s+(?:moved|relocated)\s+(?:here\s+)?to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s", change: true},
+	{re: mustPattern(`(?i)^we(?:'ve|\s+have)?(?:\s+(?:just|recently|finally))*\s+(?:moved|relocated)\s+(?:here\s+)?to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s", change: true},
 	{re: fp(`(?:'m|\s+am)(?:\s+(?:finally|actually|soon))*\s+(?:moving|relocating)\s+to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s is moving to %s", change: true},
 	{re: fp(`(?:'m|\s+am)\s+(?:now\s+|currently\s+)?based\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
 	{re: fp(`(?:'m|\s+am)\s+in\s+(.+?)\s+now$`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
@@ -85,8 +84,8 @@ var amA = fp(`(?:'m|\s+am)\s+an?\s+(.+)`)
 // Favourites name their attribute: "my favorite book is X", "X is my
 // favorite author".
 var (
-	favoriteRe    = regexp.MustCompile(`(?i)^my\s+(?:all-time\s+)?favou?rite\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:is|are)\s+(.+)`)
-	favoriteInvRe = regexp.MustCompile(`(?i)^(.+?)\s+(?:is|are)\s+my\s+(?:all-time\s+)?favou?rite\s+([a-z]+(?:\s+[a-z]+)?)$`)
+	favoriteRe    = mustPattern(`(?i)^my\s+(?:all-time\s+)?favou?rite\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:is|are)\s+(.+)`)
+	favoriteInvRe = mustPattern(`(?i)^(.+?)\s+(?:is|are)\s+my\s+(?:all-time\s+)?favou?rite\s+([a-z]+(?:\s+[a-z]+)?)$`)
 )
 
 // matchFacts returns the profile and people facts a human speaker states
@@ -97,7 +96,7 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		return nil
 	}
 	var out []Fact
-	clauses := factCutRe.Split(andSubjectRe.ReplaceAllString(s.text, ", $1"), -1)
+	clauses := cutClauses(andSubjectRe.ReplaceAllString(s.text, ", $1"))
 	if s.question {
 		// "My dad turns 60 next week, any gift ideas?" states a fact
 		// before it asks; the asking clause states nothing.
@@ -116,22 +115,23 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 // clauseFacts returns the facts of one clause.
 func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 	fb := factBuilder{r: r, mc: mc, clause: c}
+	ct := newText(c)
 	for _, p := range selfPatterns {
-		if m := p.re.FindStringSubmatch(c); m != nil {
+		if m := p.re.FindTextSubmatch(ct); m != nil {
 			fb.add(FactProfile, mc.subject, p, p.attr, m[len(m)-1])
 		}
 	}
-	if m := amA.FindStringSubmatch(c); m != nil {
+	if m := amA.FindTextSubmatch(ct); m != nil {
 		if p, ok := classifyNoun(m[1]); ok {
 			fb.add(FactProfile, mc.subject, p, p.attr, m[1])
 		}
 	}
-	if m := favoriteRe.FindStringSubmatch(c); m != nil {
+	if m := favoriteRe.FindTextSubmatch(ct); m != nil {
 		fb.add(FactProfile, mc.subject, favoritePattern, favoriteAttr(m[1]), m[2])
-	} else if m := favoriteInvRe.FindStringSubmatch(c); m != nil {
+	} else if m := favoriteInvRe.FindTextSubmatch(ct); m != nil {
 		fb.add(FactProfile, mc.subject, favoritePattern, favoriteAttr(m[2]), m[1])
 	}
-	fb.relative()
+	fb.relative(ct)
 	return fb.out
 }
 
@@ -219,7 +219,7 @@ func weaker(a, b tenure.Confidence) tenure.Confidence {
 	return a
 }
 
-var sinceRe = regexp.MustCompile(`(?i)\bsince\b`)
+var sinceRe = mustPattern(`(?i)\bsince\b`)
 
 func article(v string) string {
 	if r, _ := utf8.DecodeRuneInString(v); strings.ContainsRune("aeiouAEIOU", r) {
@@ -228,7 +228,7 @@ func article(v string) string {
 	return "a"
 }
 
-var employerRe = regexp.MustCompile(`(?i)\s+(?:at|for)\s+(.+)`)
+var employerRe = mustPattern(`(?i)\s+(?:at|for)\s+(.+)`)
 
 func employerOf(raw string) (string, bool) {
 	m := employerRe.FindStringSubmatch(raw)

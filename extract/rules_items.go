@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -10,9 +9,9 @@ import (
 // Sentences that commit the speaker to nothing: conditions and wishes,
 // reported speech, and jokes.
 var (
-	hypotheticalRe = regexp.MustCompile(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:would|wish|i'd|we'd|you'd|hypothetically)\b`)
-	reportedRe     = regexp.MustCompile(`(?i)\b(?:said|says|told|tells|asked|wrote|writes|claims|claimed)\b`)
-	jokingRe       = regexp.MustCompile(`(?i)\b(?:kidding|jk|joking)\b`)
+	hypotheticalRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:would|wish|i'd|we'd|you'd|hypothetically)\b`)
+	reportedRe     = mustPattern(`(?i)\b(?:said|says|told|tells|asked|wrote|writes|claims|claimed)\b`)
+	jokingRe       = mustPattern(`(?i)\b(?:kidding|jk|joking)\b`)
 )
 
 // matchItem recognises at most one state item in a sentence, trying the
@@ -23,7 +22,7 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		return found{}, false
 	}
 	if s.todo {
-		if t := tidy(s.text); len(contentWords(t)) > 0 {
+		if t := tidy(s.text); hasContentWord(t) {
 			return found{typ: tenure.StateAction, text: capitalize(t), conf: tenure.ConfidenceHigh}, true
 		}
 		return found{}, false
@@ -35,11 +34,12 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 	if s.question {
 		return r.question(mc, s, t)
 	}
-	if hypotheticalRe.MatchString(t) {
+	tx := newText(t)
+	if hypotheticalRe.MatchText(tx) {
 		return found{}, false
 	}
-	for _, match := range []func(*messageContext, string) (found, bool){decision, risk, r.constraint, action} {
-		if f, ok := match(mc, t); ok {
+	for _, match := range []func(*messageContext, *text) (found, bool){decision, risk, r.constraint, action} {
+		if f, ok := match(mc, tx); ok {
 			return f, true
 		}
 	}
@@ -49,7 +49,7 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 // verbPhrase is a pattern whose match names a verb and its object: the
 // item's text is the verb, capitalised, and the object's clause.
 type verbPhrase struct {
-	re *regexp.Regexp
+	re *pattern
 	// verb maps the submatches to the imperative verb; object is the
 	// submatch that holds the object.
 	verb   func(m []string) string
@@ -83,33 +83,33 @@ const decisionVerbs = `use|go with|stick with|switch to|move to|migrate to|adopt
 
 // decisionPhrases are the ways a settled choice is stated.
 var decisionPhrases = []verbPhrase{
-	{re: regexp.MustCompile(`(?i)\blet'?s\s+(` + decisionVerbs + `)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: regexp.MustCompile(`(?i)\bwe(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|\s+shall)\s+(use|go with|stick with|switch to|migrate to|adopt|keep|standardi[sz]e on|drop)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: regexp.MustCompile(`(?i)\bwe(?:'ve|\s+have)?\s+(?:decided|agreed)\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: regexp.MustCompile(`(?i)\bi(?:'ve|\s+have)?\s+decided\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
-	{re: regexp.MustCompile(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+(?:decided|agreed|settled)\s+on\s+(.+)`), verb: fixed("go with"), object: 1, conf: tenure.ConfidenceHigh},
-	{re: regexp.MustCompile(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(switching|migrating|going\s+with|sticking\s+with|standardi[sz]ing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: regexp.MustCompile(`(?i)\bwe(?:'ve|\s+have)?\s+(switched|migrated)\s+(?:over\s+)?to\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: regexp.MustCompile(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: regexp.MustCompile(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
-	{re: regexp.MustCompile(`(?i)\bi(?:'ll|\s+will)\s+(go with|stick with)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
-	{re: regexp.MustCompile(`(?i)\bthe\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: regexp.MustCompile(`(?i)^(going\s+with|sticking\s+with|switching\s+to)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: mustPattern(`(?i)\blet'?s\s+(` + decisionVerbs + `)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|\s+shall)\s+(use|go with|stick with|switch to|migrate to|adopt|keep|standardi[sz]e on|drop)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(?:decided|agreed)\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+decided\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: mustPattern(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+(?:decided|agreed|settled)\s+on\s+(.+)`), verb: fixed("go with"), object: 1, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(switching|migrating|going\s+with|sticking\s+with|standardi[sz]ing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(switched|migrated)\s+(?:over\s+)?to\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: mustPattern(`(?i)\bi(?:'ll|\s+will)\s+(go with|stick with)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: mustPattern(`(?i)\bthe\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)^(going\s+with|sticking\s+with|switching\s+to)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
 }
 
 // Decisions stated as a change: a labelled decision, "we replaced X with
 // Y", and "we're no longer using X" next to the choice that replaced it.
 var (
-	decisionLabelRe = regexp.MustCompile(`(?i)^(?:decision|decided|final decision)\s*[:\-–]\s*(.+)`)
-	replacedRe      = regexp.MustCompile(`(?i)\bwe(?:'ve|\s+have)?\s+replaced\s+(.+?)\s+with\s+(.+)`)
-	subjectRe       = regexp.MustCompile(`(?i)^(?:we|i)(?:'ll|\s+will)?\s+`)
-	noLongerRe      = regexp.MustCompile(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
+	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision)\s*[:\-–]\s*(.+)`)
+	replacedRe      = mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+replaced\s+(.+?)\s+with\s+(.+)`)
+	subjectRe       = mustPattern(`(?i)^(?:we|i)(?:'ll|\s+will)?\s+`)
+	noLongerRe      = mustPattern(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
 )
 
 // decision recognises a settled choice. When the message also says what
 // is no longer used, the text names it ("Switch to ECharts instead of
 // Recharts"), so the item is understood without the message.
-func decision(mc *messageContext, t string) (found, bool) {
+func decision(mc *messageContext, t *text) (found, bool) {
 	f, ok := decisionOf(t)
 	if !ok {
 		return f, false
@@ -121,28 +121,28 @@ func decision(mc *messageContext, t string) (found, bool) {
 	return f, true
 }
 
-func decisionOf(t string) (found, bool) {
-	if m := replacedRe.FindStringSubmatch(t); m != nil {
+func decisionOf(t *text) (found, bool) {
+	if m := replacedRe.FindTextSubmatch(t); m != nil {
 		old, obj := clauseAfter(m[1]), clauseAfter(m[2])
 		if concreteObject(old) && concreteObject(obj) {
 			return found{typ: tenure.StateDecision, text: "Use " + obj + " instead of " + old, conf: tenure.ConfidenceHigh}, true
 		}
 	}
-	if m := decisionLabelRe.FindStringSubmatch(t); m != nil {
-		if f, ok := matchPhrases(decisionPhrases, m[1]); ok {
+	if m := decisionLabelRe.FindTextSubmatch(t); m != nil {
+		if f, ok := matchPhrases(decisionPhrases, newText(m[1])); ok {
 			f.conf = tenure.ConfidenceHigh
 			return f, true
 		}
-		if rest := clauseAfter(subjectRe.ReplaceAllString(m[1], "")); len(contentWords(rest)) > 0 {
+		if rest := clauseAfter(subjectRe.ReplaceAllString(m[1], "")); hasContentWord(rest) {
 			return found{text: capitalize(rest), conf: tenure.ConfidenceHigh, typ: tenure.StateDecision}, true
 		}
 	}
 	return matchPhrases(decisionPhrases, t)
 }
 
-func matchPhrases(ps []verbPhrase, t string) (found, bool) {
+func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 	for _, p := range ps {
-		m := p.re.FindStringSubmatch(t)
+		m := p.re.FindTextSubmatch(t)
 		if m == nil {
 			continue
 		}
@@ -192,5 +192,5 @@ func concreteObject(obj string) bool {
 			return false
 		}
 	}
-	return len(contentWords(rest)) > 0
+	return hasContentWord(rest)
 }

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -11,13 +10,13 @@ import (
 // is a risk that ...", a worried speaker, and a named thing that might
 // break or fail.
 var (
-	riskLabelRe = regexp.MustCompile(`(?i)^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*)(.+)`)
-	riskThereRe = regexp.MustCompile(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
-	riskWorryRe = regexp.MustCompile(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous)\s+(?:that\s+)?(.+)`)
+	riskLabelRe = mustPattern(`(?i)^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*)(.+)`)
+	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
+	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
 	// not about a person ("worried about my mom").
-	riskModalRe = regexp.MustCompile(`(?i)\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b`)
-	riskFailRe  = regexp.MustCompile(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit)\b`)
+	riskModalRe = mustPattern(`(?i)\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b`)
+	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit)\b`)
 )
 
 // vagueSubjects are subjects that do not say what is at risk or bound;
@@ -25,12 +24,13 @@ var (
 var vagueSubjects = map[string]bool{"i": true, "you": true, "it": true, "this": true, "that": true,
 	"he": true, "she": true, "they": true, "there": true, "which": true, "what": true}
 
-func risk(_ *messageContext, t string) (found, bool) {
+func risk(_ *messageContext, tx *text) (found, bool) {
+	t := tx.s
 	f := found{typ: tenure.StateRisk, conf: tenure.ConfidenceHigh}
 	switch {
-	case riskLabelRe.MatchString(t):
+	case riskLabelRe.MatchText(tx):
 		f.text = clauseAfter(riskLabelRe.FindStringSubmatch(t)[1])
-	case riskThereRe.MatchString(t):
+	case riskThereRe.MatchText(tx):
 		// "There's a chance the cutover breaks email": the text keeps the
 		// word that makes it a risk rather than a report.
 		m := riskThereRe.FindStringSubmatch(t)
@@ -44,13 +44,13 @@ func risk(_ *messageContext, t string) (found, bool) {
 			f.conf = tenure.ConfidenceMedium
 		}
 		f.text = lower(m[1]) + " that " + strings.TrimPrefix(rest, "that ")
-	case riskWorryRe.MatchString(t):
+	case riskWorryRe.MatchText(tx):
 		rest := riskWorryRe.FindStringSubmatch(t)[1]
 		if w := firstWord(rest); w == "about" || vagueSubjects[w] || !riskModalRe.MatchString(rest) {
 			return found{}, false
 		}
 		f.text, f.conf = clauseAfter(rest), tenure.ConfidenceMedium
-	case riskFailRe.MatchString(t):
+	case riskFailRe.MatchText(tx):
 		m := riskFailRe.FindStringSubmatchIndex(t)
 		if vagueSubjects[lastWord(t[:m[3]])] {
 			return found{}, false
@@ -59,7 +59,7 @@ func risk(_ *messageContext, t string) (found, bool) {
 	default:
 		return found{}, false
 	}
-	if len(contentWords(f.text)) < 2 {
+	if countContentWords(f.text, 2) < 2 {
 		return found{}, false
 	}
 	f.text = capitalize(f.text)
@@ -70,41 +70,42 @@ func risk(_ *messageContext, t string) (found, bool) {
 var (
 	// limitRe is a bound on a number: "at most 300 ms", "under $500",
 	// "can't exceed 2 vCPUs".
-	limitRe = regexp.MustCompile(`(?i)\b(at\s+most|at\s+least|no\s+more\s+than|not\s+more\s+than|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|min(?:imum)?|(?:a\s+)?hard\s+limit\s+of|limit(?:ed)?\s+(?:of|to|at)|cap(?:s|ped)?\s+(?:\w+\s+)?(?:at|to)|can(?:'t|not|\s+not)\s+exceed|(?:must|should|may|will)\s+not\s+exceed|never\s+exceed|(?:do|does)(?:n't|\s+not)\s+exceed|within|under|below)\s+(?:a\s+|an\s+|the\s+)?[$€£¥]?\s?\d`)
+	limitRe = mustPattern(`(?i)\b(at\s+most|at\s+least|no\s+more\s+than|not\s+more\s+than|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|min(?:imum)?|(?:a\s+)?hard\s+limit\s+of|limit(?:ed)?\s+(?:of|to|at)|cap(?:s|ped)?\s+(?:\w+\s+)?(?:at|to)|can(?:'t|not|\s+not)\s+exceed|(?:must|should|may|will)\s+not\s+exceed|never\s+exceed|(?:do|does)(?:n't|\s+not)\s+exceed|within|under|below)\s+(?:a\s+|an\s+|the\s+)?[$€£¥]?\s?\d`)
 	// weakLimits are bounds that also occur in plain description ("we had
 	// at least 50 people"); they need a modal to be a constraint.
-	weakLimits = regexp.MustCompile(`(?i)^(?:at\s+least|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|min(?:imum)?|within|under|below)$`)
+	weakLimits = mustPattern(`(?i)^(?:at\s+least|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|min(?:imum)?|within|under|below)$`)
 	datePart   = `(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:day|week|month|quarter|sprint|year)|eod|eow|tomorrow|tonight|today|(?:next|this)\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|q[1-4]\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2})`
 	// dueRe is a deadline: "by Friday", "before 1 June", "no later than Q3".
-	dueRe = regexp.MustCompile(`(?i)\b(?:by|before|until|till|no\s+later\s+than|due(?:\s+(?:by|on|before))?)\s+` + datePart)
+	dueRe = mustPattern(`(?i)\b(?:by|before|until|till|no\s+later\s+than|due(?:\s+(?:by|on|before))?)\s+` + datePart)
 	// dateRe is a date anywhere, for sentences about a deadline.
-	dateRe = regexp.MustCompile(`(?i)\b` + datePart)
+	dateRe = mustPattern(`(?i)\b` + datePart)
 	// deadlineRe names a date that binds: a deadline, a freeze, an expiry.
-	deadlineRe = regexp.MustCompile(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
-	budgetRe   = regexp.MustCompile(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
-	modalRe    = regexp.MustCompile(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are)(?:n't|\s+not)\s+allowed\s+to|not\s+allowed\s+to|(?:is|are)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not)\b`)
+	deadlineRe = mustPattern(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
+	budgetRe   = mustPattern(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
+	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are)(?:n't|\s+not)\s+allowed\s+to|not\s+allowed\s+to|(?:is|are)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not)\b`)
 	// strongModalRe are the modals that bind without a number or date.
-	strongModalRe = regexp.MustCompile(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|(?:(?:is|are)(?:n't|\s+not)\s+)?not\s+allowed\s+to|(?:is|are)(?:n't|\s+not)\s+allowed\s+to|(?:is|are)\s+required\s+to)$`)
+	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|(?:(?:is|are)(?:n't|\s+not)\s+)?not\s+allowed\s+to|(?:is|are)(?:n't|\s+not)\s+allowed\s+to|(?:is|are)\s+required\s+to)$`)
 	// epistemicRe is "must" as a guess: "we must have watched it ten
 	// times", "you must be tired".
-	epistemicRe = regexp.MustCompile(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
-	neverRe     = regexp.MustCompile(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+)\s+\S`)
+	epistemicRe = mustPattern(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
+	neverRe     = mustPattern(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+)\s+\S`)
 )
 
 // constraint recognises a rule the work must keep: a modal with a bound or
 // deadline, a binding modal ("must", "should never") with a named subject,
 // a numeric bound, a budget or a deadline.
-func (r *Rules) constraint(mc *messageContext, t string) (found, bool) {
+func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
+	t := tx.s
 	high := func(start, end int) (found, bool) {
 		text := clauseAround(t, start, end)
-		if len(contentWords(text)) < 2 {
+		if countContentWords(text, 2) < 2 {
 			return found{}, false
 		}
 		return found{typ: tenure.StateConstraint, text: capitalize(text), conf: tenure.ConfidenceHigh}, true
 	}
-	lim := limitRe.FindStringSubmatchIndex(t)
-	due := dueRe.FindStringIndex(t)
-	if m := modalRe.FindStringSubmatchIndex(t); m != nil && !epistemicRe.MatchString(t) {
+	lim := limitRe.FindTextSubmatchIndex(tx)
+	due := dueRe.FindTextIndex(tx)
+	if m := modalRe.FindTextSubmatchIndex(tx); m != nil && !epistemicRe.MatchText(tx) {
 		subject := t[:m[0]]
 		if k := strings.LastIndex(subject, ", "); k >= 0 {
 			subject = subject[k+2:]
@@ -125,13 +126,13 @@ func (r *Rules) constraint(mc *messageContext, t string) (found, bool) {
 	if lim != nil && !weakLimits.MatchString(t[lim[2]:lim[3]]) {
 		return high(lim[0], lim[1])
 	}
-	if m := budgetRe.FindStringIndex(t); m != nil {
+	if m := budgetRe.FindTextIndex(tx); m != nil {
 		return high(m[0], m[1])
 	}
-	if m := deadlineRe.FindStringIndex(t); m != nil && (dateRe.MatchString(t) || len(r.resolve(t, mc.msg.CreatedAt)) > 0) {
+	if m := deadlineRe.FindTextIndex(tx); m != nil && (dateRe.MatchText(tx) || len(r.resolve(t, mc.msg.CreatedAt)) > 0) {
 		return high(m[0], m[1])
 	}
-	if m := neverRe.FindStringSubmatchIndex(t); m != nil && !strings.EqualFold(t[m[2]:m[3]], "mind") {
+	if m := neverRe.FindTextSubmatchIndex(tx); m != nil && !strings.EqualFold(t[m[2]:m[3]], "mind") {
 		return high(m[0], m[1])
 	}
 	return found{}, false

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,34 +11,123 @@ import (
 // relativePatterns are statements about a relative, matched on what
 // follows "my sister (Ana)" or "she".
 var relativePatterns = []factPattern{
-	{re: regexp.MustCompile(`(?i)^(?:still\s+|now\s+|also\s+)?lives\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
-	{re: regexp.MustCompile(`(?i)^(?:just\s+|recently\s+)?moved\s+to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s", change: true},
-	{re: regexp.MustCompile(`(?i)^(?:is|are|'s)\s+(?:now\s+|currently\s+)?(?:based\s+)?in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
-	{re: regexp.MustCompile(`(?i)^(?:is|are|'s)\s+(?:visiting|coming\s+over|coming)\s+(?:us\s+|me\s+)?from\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
-	{re: regexp.MustCompile(`(?i)^(?:is|are|'s)\s+(?:originally\s+)?from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
-	{re: regexp.MustCompile(`(?i)^works?\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
-	{re: regexp.MustCompile(`(?i)^works?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
-	{re: regexp.MustCompile(`(?i)^teach(?:es)?\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
-	{re: regexp.MustCompile(`(?i)^(?:loves|likes|enjoys|adores)\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
-	{re: regexp.MustCompile(`(?i)^(?:hates|dislikes)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
-	{re: regexp.MustCompile(`(?i)^(?:is|'s)\s+(?:turning\s+|about\s+to\s+turn\s+)?(` + numberWords + `)(?:\s+years?\s+old)?\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old"},
-	{re: regexp.MustCompile(`(?i)^(?:just\s+)?turned\s+(` + numberWords + `)\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old", change: true},
-	{re: regexp.MustCompile(`(?i)^(?:is\s+named|is\s+called|'s\s+name\s+is|name\s+is)\s+(.+)`), attr: "name", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"},
-	{re: regexp.MustCompile(`(?i)^(?:has|have)\s+(.+)`), attr: "has", kind: hasValue, conf: tenure.ConfidenceHigh, text: "%s has %s"},
+	{re: mustPattern(`(?i)^(?:still\s+|now\s+|also\s+)?lives\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
+	{re: mustPattern(`(?i)^(?:just\s+|recently\s+)?moved\s+to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s", change: true},
+	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:now\s+|currently\s+)?(?:based\s+)?in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
+	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:visiting|coming\s+over|coming)\s+(?:us\s+|me\s+)?from\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
+	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:originally\s+)?from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
+	{re: mustPattern(`(?i)^works?\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
+	{re: mustPattern(`(?i)^works?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
+	{re: mustPattern(`(?i)^teach(?:es)?\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
+	{re: mustPattern(`(?i)^(?:loves|likes|enjoys|adores)\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
+	{re: mustPattern(`(?i)^(?:hates|dislikes)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
+	{re: mustPattern(`(?i)^(?:is|'s)\s+(?:turning\s+|about\s+to\s+turn\s+)?(` + numberWords + `)(?:\s+years?\s+old)?\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old"},
+	{re: mustPattern(`(?i)^(?:just\s+)?turned\s+(` + numberWords + `)\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old", change: true},
+	{re: mustPattern(`(?i)^(?:is\s+named|is\s+called|'s\s+name\s+is|name\s+is)\s+(.+)`), attr: "name", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"},
+	{re: mustPattern(`(?i)^(?:has|have)\s+(.+)`), attr: "has", kind: hasValue, conf: tenure.ConfidenceHigh, text: "%s has %s"},
 }
 
 // isAJob is "my sister is a nurse": kept only when X is an occupation.
-var isAJob = regexp.MustCompile(`(?i)^(?:is|'s)\s+an?\s+(.+)`)
+var isAJob = mustPattern(`(?i)^(?:is|'s)\s+an?\s+(.+)`)
 
 const relations = `sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|boss|roommate|flatmate|neighbou?r|colleague|parents|kids|children|grandparents|niece|nephew`
 
 var (
-	relativeRe    = regexp.MustCompile(`(?i)^my\s+(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest|step)\s+)?(` + relations + `)('s)?\b\s*,?\s*(.*)$`)
-	relativeInvRe = regexp.MustCompile(`(?i)^(\S+)\s+is\s+my\s+(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest)\s+)?(` + relations + `)$`)
-	pronounRe     = regexp.MustCompile(`(?i)^(she|he)\s+(.+)$`)
-	andSubjectRe  = regexp.MustCompile(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he)\s)`)
-	factCutRe     = regexp.MustCompile(`(?i),\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:but|so|because|although|though|while|whereas)\s+`)
+	relativeRe    = mustPattern(`(?i)^my\s+(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest|step)\s+)?(` + relations + `)('s)?\b\s*,?\s*(.*)$`)
+	relativeInvRe = mustPattern(`(?i)^(\S+)\s+is\s+my\s+(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest)\s+)?(` + relations + `)$`)
+	pronounRe     = mustPattern(`(?i)^(she|he)\s+(.+)$`)
+	andSubjectRe  = mustPattern(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he)\s)`)
 )
+
+// cutClauses splits a sentence into the clauses facts are read from, at a
+// comma, semicolon or colon before spaces, at a dash between spaces, and at
+// a conjunction between spaces. It is, written out, the split of
+//
+//	(?i),\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:but|so|because|although|though|while|whereas)\s+
+//
+// (FuzzCutClauses holds the two equal): Go's regexp engine tries that at
+// every byte of every sentence, which was a sixth of the extractor's time.
+func cutClauses(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		// A cut starts at punctuation or a space.
+		k := strings.IndexAny(s[i:], ",;: \t\n\f\r")
+		if k < 0 {
+			break
+		}
+		i += k
+		end, next := clauseCut(s, i)
+		if end < 0 {
+			i = next
+			continue
+		}
+		out = append(out, s[start:i])
+		start, i = end, end
+	}
+	return append(out, s[start:])
+}
+
+// clauseSeparators are what a cut between spaces is at, in the regexp's
+// order.
+var clauseSeparators = []string{"-", "–", "—", "but", "so", "because", "although", "though", "while", "whereas"}
+
+// clauseCut returns the end of the cut that starts at s[i], or -1 and
+// where the next cut may start.
+func clauseCut(s string, i int) (end, next int) {
+	if c := s[i]; c == ',' || c == ';' || c == ':' {
+		if j := skipSpaces(s, i+1); j > i+1 {
+			return j, 0
+		}
+		return -1, i + 1
+	}
+	k := skipSpaces(s, i)
+	if k == i {
+		return -1, i + 1
+	}
+	r, _ := utf8.DecodeRuneInString(s[k:])
+	for _, sep := range clauseSeparators {
+		if w, _ := utf8.DecodeRuneInString(sep); w != foldRune(r) {
+			continue
+		}
+		if n := foldedPrefix(s[k:], sep); n > 0 {
+			if j := skipSpaces(s, k+n); j > k+n {
+				return j, 0
+			}
+		}
+	}
+	// A cut from inside the spaces would end where one from their start
+	// does.
+	return -1, k
+}
+
+// skipSpaces returns the end of the run of \s characters at s[i].
+func skipSpaces(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\f', '\r':
+			i++
+			continue
+		}
+		break
+	}
+	return i
+}
+
+// foldedPrefix returns the length of the prefix of s that (?i)word
+// matches, or 0. The word is of lowercase ASCII letters and caseless runes,
+// whose (?i) matches are the runes that fold to them.
+func foldedPrefix(s, word string) int {
+	n := 0
+	for _, w := range word {
+		r, size := utf8.DecodeRuneInString(s[n:])
+		if size == 0 || foldRune(r) != w {
+			return 0
+		}
+		n += size
+	}
+	return n
+}
 
 // female and male relations, for resolving "she" and "he".
 var (
@@ -51,9 +139,9 @@ var (
 
 // relative reads a clause about a relative: "my sister (Ana) ...", "Ana is
 // my sister", or "she ..." after a relative named earlier in the message.
-func (fb *factBuilder) relative() {
-	c, mc := fb.clause, fb.mc
-	if m := relativeInvRe.FindStringSubmatch(c); m != nil && isProperName(m[1]) {
+func (fb *factBuilder) relative(c *text) {
+	mc := fb.mc
+	if m := relativeInvRe.FindTextSubmatch(c); m != nil && isProperName(m[1]) {
 		rel := lower(m[2])
 		mc.relation = rel
 		fb.add(FactPerson, mc.subject+"'s "+rel, nameFact, "name", m[1])
@@ -61,7 +149,7 @@ func (fb *factBuilder) relative() {
 	}
 	conf := tenure.ConfidenceHigh
 	var rel, rest string
-	if m := relativeRe.FindStringSubmatch(c); m != nil {
+	if m := relativeRe.FindTextSubmatch(c); m != nil {
 		rel, rest = lower(m[1]), m[3]
 		mc.relation = rel
 		if m[2] != "" {
@@ -70,7 +158,7 @@ func (fb *factBuilder) relative() {
 			fb.add(FactPerson, mc.subject+"'s "+rel, nameFact, "name", name)
 			rest = after
 		}
-	} else if m := pronounRe.FindStringSubmatch(c); m != nil && mc.relation != "" {
+	} else if m := pronounRe.FindTextSubmatch(c); m != nil && mc.relation != "" {
 		he := lower(m[1]) == "he"
 		if (he && femaleRelations[mc.relation]) || (!he && maleRelations[mc.relation]) {
 			return
@@ -80,13 +168,14 @@ func (fb *factBuilder) relative() {
 		return
 	}
 	subject := mc.subject + "'s " + rel
+	rt := newText(rest)
 	for _, p := range relativePatterns {
-		if m := p.re.FindStringSubmatch(rest); m != nil {
+		if m := p.re.FindTextSubmatch(rt); m != nil {
 			p.conf = weaker(p.conf, conf)
 			fb.add(FactPerson, subject, p, p.attr, m[1])
 		}
 	}
-	if m := isAJob.FindStringSubmatch(rest); m != nil {
+	if m := isAJob.FindTextSubmatch(rt); m != nil {
 		if p, ok := classifyNoun(m[1]); ok && p.attr == "job" {
 			p.conf = weaker(p.conf, conf)
 			fb.add(FactPerson, subject, p, p.attr, m[1])
@@ -133,7 +222,7 @@ func isProperName(w string) bool {
 }
 
 // pluralRelation matches the subjects that take a plural verb.
-var pluralRelation = regexp.MustCompile(`'s (?:parents|kids|children|grandparents)$`)
+var pluralRelation = mustPattern(`'s (?:parents|kids|children|grandparents)$`)
 
 var pluralVerbs = strings.NewReplacer("%s lives", "%s live", "%s works", "%s work", "%s has", "%s have",
 	"%s is", "%s are", "%s likes", "%s like", "%s dislikes", "%s dislike")

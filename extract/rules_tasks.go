@@ -1,7 +1,7 @@
 package extract
 
 import (
-	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -11,14 +11,14 @@ import (
 // need ("need to rotate the keys") and a request with a deadline ("can you
 // send me the estimate by Wednesday?").
 var (
-	commitRe     = regexp.MustCompile(`(?i)\b(?:i|we)(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|\s+are\s+going\s+to)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
-	needRe       = regexp.MustCompile(`(?i)(?:^|\b(?:i|we|you)\s+)(?:really\s+|still\s+|also\s+|just\s+|definitely\s+|first\s+)?(?:need|have|'ve\s+got|got|gotta)\s+to\s+([a-z][a-z-]*)\b(.*)`)
-	letsRe       = regexp.MustCompile(`(?i)\blet'?s\s+([a-z][a-z-]*)\b(.*)`)
-	gottaRe      = regexp.MustCompile(`(?i)(?:^|\bi\s+)gotta\s+([a-z][a-z-]*)\b(.*)`)
-	requestRe    = regexp.MustCompile(`(?i)^(?:can|could|would|will)\s+(?:you|someone|somebody|anyone)\s+(?:please\s+)?([a-z][a-z-]*)\b(.*)$`)
-	asksListener = regexp.MustCompile(`(?i)^\w+\s+you\b`)
-	vocative     = regexp.MustCompile(`,\s*[A-Z][\p{L}-]*$`)
-	meRe         = regexp.MustCompile(`(?i)\bme\b`)
+	commitRe     = mustPattern(`(?i)\b(?:i|we)(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|\s+are\s+going\s+to)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
+	needRe       = mustPattern(`(?i)(?:^|\b(?:i|we|you)\s+)(?:really\s+|still\s+|also\s+|just\s+|definitely\s+|first\s+)?(?:need|have|'ve\s+got|got|gotta)\s+to\s+([a-z][a-z-]*)\b(.*)`)
+	letsRe       = mustPattern(`(?i)\blet'?s\s+([a-z][a-z-]*)\b(.*)`)
+	gottaRe      = mustPattern(`(?i)(?:^|\bi\s+)gotta\s+([a-z][a-z-]*)\b(.*)`)
+	requestRe    = mustPattern(`(?i)^(?:can|could|would|will)\s+(?:you|someone|somebody|anyone)\s+(?:please\s+)?([a-z][a-z-]*)\b(.*)$`)
+	asksListener = mustPattern(`(?i)^\w+\s+you\b`)
+	vocative     = mustPattern(`,\s*[A-Z][\p{L}-]*$`)
+	meRe         = mustPattern(`(?i)\bme\b`)
 )
 
 // idleVerbs take no task: "I'll be there", "I'll see", "gotta run", and
@@ -40,7 +40,7 @@ var lifeVerbs = map[string]bool{"start": true, "move": true, "adopt": true, "vis
 	"learn": true, "study": true, "quit": true, "join": true, "volunteer": true, "buy": true,
 	"marry": true, "retire": true, "become": true, "fly": true}
 
-func action(mc *messageContext, t string) (found, bool) {
+func action(mc *messageContext, t *text) (found, bool) {
 	if !mc.human {
 		// An assistant's "I'll ..." is done in its next turn.
 		return found{}, false
@@ -61,12 +61,12 @@ func action(mc *messageContext, t string) (found, bool) {
 }
 
 var (
-	youRe = regexp.MustCompile(`(^|\s)you(\s|$)`)
-	myRe  = regexp.MustCompile(`(^|\s)my(\s)`)
+	youRe = mustPattern(`(^|\s)you(\s|$)`)
+	myRe  = mustPattern(`(^|\s)my(\s)`)
 )
 
-func commitment(t string) (found, bool) {
-	if m := commitRe.FindStringSubmatch(t); m != nil {
+func commitment(t *text) (found, bool) {
+	if m := commitRe.FindTextSubmatch(t); m != nil {
 		going := strings.Contains(lower(m[0]), "going")
 		if !(going && lifeVerbs[lower(m[1])]) {
 			if f, ok := task(m[1], m[2], tenure.ConfidenceHigh); ok {
@@ -76,8 +76,8 @@ func commitment(t string) (found, bool) {
 	}
 	// "Let's <verb>" that is not a decision (those are matched first)
 	// proposes a task to the group.
-	for _, re := range []*regexp.Regexp{needRe, gottaRe, letsRe} {
-		if m := re.FindStringSubmatch(t); m != nil {
+	for _, re := range []*pattern{needRe, gottaRe, letsRe} {
+		if m := re.FindTextSubmatch(t); m != nil {
 			return task(m[1], m[2], tenure.ConfidenceMedium)
 		}
 	}
@@ -119,13 +119,13 @@ func request(mc *messageContext, t string) (found, bool) {
 // questions, proposals, and questions about the listener ("do you like
 // it?"), which are conversation rather than state.
 var (
-	smallTalkRe = regexp.MustCompile(`(?i)^(?:how(?:'s|\s+is|\s+are|\s+was|\s+were|'re)\b|how(?:\s+have|\s+has|\s+did|\s+do)\b.*\b(?:you|everyone|everybody|going|doing|been|things|life|weekend|day|trip|feeling)\b|remember\s+(?:when|how|that)\b|what'?s\s+(?:up|new)\b|wassup|sup\b|how\s+come\b|you$|really$|seriously$|right$|no$|who\s+(?:even|cares|knows)\b|why\s+(?:not|would\s+(?:anyone|anybody|you))\b|what\s+if\b|did\s+you\s+(?:know|hear|see)\b|guess\s+what\b|you\s+know\s+what\b|can\s+you\s+believe\b|isn'?t\s+(?:it|that)\b|wouldn'?t\s+it\s+be\b|don'?t\s+you\s+think\b|what\s+a\b|how\s+(?:cool|nice|fun|sweet|awesome|lovely)\b|(?:want|wanna)\s+to\b|let'?s\b|shall\s+we\b)|,\s*(?:right|no|eh|huh|yeah|isn'?t\s+it|don'?t\s+you\s+think)$`)
-	personalRe  = regexp.MustCompile(`(?i)^(?:(?:what|where|when|who|why|how|which)(?:\s+\w+)?\s+)?(?:do|does|did|are|is|were|was|have|has|will|would|can|could)(?:n't)?\s+(?:you|he|she|they|ya)\b`)
-	openerRe    = regexp.MustCompile(`(?i)^(?:what|what's|whats|where|when|who|who's|why|how|which|is|are|am|was|were|do|does|did|can|could|should|shall|will|would|has|have|may|isn't|aren't|don't|doesn't|didn't|won't|can't|shouldn't|any|anyone|anybody|someone|somebody)\b`)
+	smallTalkRe = mustPattern(`(?i)^(?:how(?:'s|\s+is|\s+are|\s+was|\s+were|'re)\b|how(?:\s+have|\s+has|\s+did|\s+do)\b.*\b(?:you|everyone|everybody|going|doing|been|things|life|weekend|day|trip|feeling)\b|remember\s+(?:when|how|that)\b|what'?s\s+(?:up|new)\b|wassup|sup\b|how\s+come\b|you$|really$|seriously$|right$|no$|who\s+(?:even|cares|knows)\b|why\s+(?:not|would\s+(?:anyone|anybody|you))\b|what\s+if\b|did\s+you\s+(?:know|hear|see)\b|guess\s+what\b|you\s+know\s+what\b|can\s+you\s+believe\b|isn'?t\s+(?:it|that)\b|wouldn'?t\s+it\s+be\b|don'?t\s+you\s+think\b|what\s+a\b|how\s+(?:cool|nice|fun|sweet|awesome|lovely)\b|(?:want|wanna)\s+to\b|let'?s\b|shall\s+we\b)|,\s*(?:right|no|eh|huh|yeah|isn'?t\s+it|don'?t\s+you\s+think)$`)
+	personalRe  = mustPattern(`(?i)^(?:(?:what|where|when|who|why|how|which)(?:\s+\w+)?\s+)?(?:do|does|did|are|is|were|was|have|has|will|would|can|could)(?:n't)?\s+(?:you|he|she|they|ya)\b`)
+	openerRe    = mustPattern(`(?i)^(?:what|what's|whats|where|when|who|who's|why|how|which|is|are|am|was|were|do|does|did|can|could|should|shall|will|would|has|have|may|isn't|aren't|don't|doesn't|didn't|won't|can't|shouldn't|any|anyone|anybody|someone|somebody)\b`)
 	// questionCutRe splits a sentence into clauses; the question is the
 	// last clause that opens like one ("..., and what's the best way?").
-	questionCutRe = regexp.MustCompile(`,\s+|;\s+|:\s+|\s+[-–—]\s+`)
-	leadingConjRe = regexp.MustCompile(`(?i)^(?:and|or|but|so|also|then|please)\b[,\s]*`)
+	questionCutRe = mustPattern(`,\s+|;\s+|:\s+|\s+[-–—]\s+`)
+	leadingConjRe = mustPattern(`(?i)^(?:and|or|but|so|also|then|please)\b[,\s]*`)
 )
 
 // vagueQuestionWords carry no topic of their own in a question.
@@ -183,8 +183,8 @@ func questionClause(t string) (string, bool) {
 
 // Answers that are not answers.
 var (
-	deferralRe = regexp.MustCompile(`(?i)\b(?:good question|not sure|no idea|don't know|dunno|idk|let me check|i'll (?:ask|check|find out)|will check|no clue)\b`)
-	yesNoRe    = regexp.MustCompile(`(?i)^(?:yes|yeah|yep|yup|no|nope|nah|sure|correct|definitely|absolutely|of course|it (?:does|doesn't|is|isn't|will|won't|can|can't)|it's|they (?:do|don't|are|aren't)|we (?:do|don't|are|aren't|have|haven't))\b`)
+	deferralRe = mustPattern(`(?i)\b(?:good question|not sure|no idea|don't know|dunno|idk|let me check|i'll (?:ask|check|find out)|will check|no clue)\b`)
+	yesNoRe    = mustPattern(`(?i)^(?:yes|yeah|yep|yup|no|nope|nah|sure|correct|definitely|absolutely|of course|it (?:does|doesn't|is|isn't|will|won't|can|can't)|it's|they (?:do|don't|are|aren't)|we (?:do|don't|are|aren't|have|haven't))\b`)
 )
 
 // answered reports whether the next message of the batch, from someone
@@ -196,12 +196,18 @@ func answered(mc *messageContext, q string) bool {
 	if n == nil || (n.Speaker == mc.msg.Speaker && n.Role == mc.msg.Role) {
 		return false
 	}
-	c := strings.TrimSpace(typography.Replace(n.Content))
+	c := strings.TrimSpace(plainQuotes(n.Content))
 	if c == "" || strings.Contains(c, "?") || deferralRe.MatchString(c) {
 		return false
 	}
 	if yesNoRe.MatchString(c) && !strings.HasPrefix(lower(q), "wh") && !strings.HasPrefix(lower(q), "how") {
 		return true
 	}
-	return sharedWords(contentWords(q), contentWords(c)) > 0
+	said := contentWords(q)
+	for w := range contentStems(c) {
+		if slices.Contains(said, w) {
+			return true
+		}
+	}
+	return false
 }

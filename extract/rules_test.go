@@ -3,6 +3,7 @@ package extract_test
 import (
 	"context"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -435,10 +436,14 @@ func FuzzRules(f *testing.F) {
 	})
 }
 
+// BenchmarkRules measures the extractor over the fixture's threads, over
+// long turns made of them, and over a pathological message. Run it with
+//
+//	go test -run '^$' -bench BenchmarkRules -benchtime 3s ./extract/
 func BenchmarkRules(b *testing.B) {
 	r := extract.NewRules(extract.RulesOptions{})
-	b.Run("fixture", func(b *testing.B) {
-		bs := batches(readLabelled(b))
+	fixture := batches(readLabelled(b))
+	run := func(b *testing.B, bs []extract.Batch) {
 		n := 0
 		for _, x := range bs {
 			n += len(x.Messages)
@@ -452,15 +457,32 @@ func BenchmarkRules(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/message")
-	})
+		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "msgs/s")
+	}
+	b.Run("fixture", func(b *testing.B) { run(b, fixture) })
+	b.Run("long_turns", func(b *testing.B) { run(b, longTurns(fixture, 3)) })
 	b.Run("lone_apostrophes", func(b *testing.B) {
-		msg := say("m1", strings.Repeat("x 'a ", 20000))
-		for b.Loop() {
-			if _, err := r.Extract(context.Background(), extract.Batch{Messages: []tenure.Message{msg}}); err != nil {
-				b.Fatal(err)
-			}
-		}
+		run(b, []extract.Batch{{Messages: []tenure.Message{say("m1", strings.Repeat("x 'a ", 20000))}}})
 	})
+}
+
+// longTurns joins every n messages of each batch into one turn, said by
+// the first one's speaker: turns as long as those of a long chat between
+// two people (LoCoMo's average 127 bytes), where the fixture's are short.
+func longTurns(bs []extract.Batch, n int) []extract.Batch {
+	var out []extract.Batch
+	for _, x := range bs {
+		y := extract.Batch{ThreadID: x.ThreadID}
+		for i := 0; i < len(x.Messages); i += n {
+			m := x.Messages[i]
+			for _, next := range x.Messages[i+1 : min(i+n, len(x.Messages))] {
+				m.Content += " " + next.Content
+			}
+			y.Messages = append(y.Messages, m)
+		}
+		out = append(out, y)
+	}
+	return out
 }
 
 func subset(xs, of []string) bool {
@@ -470,4 +492,71 @@ func subset(xs, of []string) bool {
 		}
 	}
 	return true
+}
+
+// prefilterTexts are texts for the prefilter tests: the fixture's messages
+// as they are, upper-cased, with the runes that (?i) matches to s and k
+// (ſ and the Kelvin sign), and with other spaces, and some texts of
+// their own.
+func prefilterTexts(t testing.TB) []string {
+	t.Helper()
+	variants := []func(string) string{
+		func(s string) string { return s },
+		strings.ToUpper,
+		strings.NewReplacer("s", "\u017f", "k", "\u212a", "K", "\u212a").Replace,
+		strings.NewReplacer(" ", "\t", ",", ",\n").Replace,
+	}
+	var out []string
+	for _, l := range readLabelled(t) {
+		for _, v := range variants {
+			out = append(out, v(l.Message.Content))
+		}
+	}
+	return append(out,
+		"I'm \u212aidding", "we \u017fwitched to Kafka", "Budget is \u00a35", "I\tlive\tin\tBoston",
+		"\xffI live in \xffBoston", "let\u2019s use Redis", "Decision\u2013 use Go", "my fianc\u00c9 is a nurse")
+}
+
+func TestRulesPrefilter(t *testing.T) {
+	matched := 0
+	for _, s := range prefilterTexts(t) {
+		misses, n := extract.PrefilterMisses(s)
+		matched += n
+		for _, m := range misses {
+			t.Errorf("prefilter of %s turns away %q, which it matches", m, s)
+		}
+	}
+	if matched < 1000 {
+		t.Errorf("the patterns matched %d times, want a test that tries them", matched)
+	}
+}
+
+func FuzzPrefilter(f *testing.F) {
+	for _, s := range prefilterTexts(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		misses, _ := extract.PrefilterMisses(s)
+		for _, m := range misses {
+			t.Errorf("prefilter of %s turns away %q, which it matches", m, s)
+		}
+	})
+}
+
+func FuzzCutClauses(f *testing.F) {
+	for _, s := range prefilterTexts(f) {
+		f.Add(s)
+	}
+	for _, s := range []string{"", ",", "a, b", "a ,  b", "a,b", "x\t-\ty", "x - ", " so ", "so so so",
+		"I moved BUT I \u017fo  hate it", "a  but", "x \u2013  y", "\u2014", "we stayed although it rained, whereas",
+		"one but two so three because four although five though six while seven whereas eight - nine \u2013 ten \u2014 eleven"} {
+		f.Add(s)
+	}
+	// cutClauses is this regexp's split, written out.
+	re := regexp.MustCompile(`(?i),\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:but|so|because|although|though|while|whereas)\s+`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := extract.CutClauses(s), re.Split(s, -1); !slices.Equal(got, want) {
+			t.Errorf("CutClauses(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

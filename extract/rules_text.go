@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,19 +22,31 @@ type sentence struct {
 // spelling serves every pattern.
 var typography = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "„", `"`, "«", `"`, "»", `"`, "\u00a0", " ")
 
+// plainQuotes is typography.Replace(s). The replacer copies every text it
+// is given, and every character it replaces is outside ASCII, so an ASCII
+// text, the usual one, is returned as it is.
+func plainQuotes(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return typography.Replace(s)
+		}
+	}
+	return s
+}
+
 // todoRe marks a line as a task ("TODO: x", "- [ ] x", "Action item: x");
 // todoInlineRe finds a marked task later in a line ("Also, TODO for me:
 // x").
 var (
-	todoRe       = regexp.MustCompile(`(?i)^(?:[-*•]\s*)?(?:\[\s?\]\s*|(?:todo|to-do)\b[:\-–]?\s*|action items?\s*[:\-–]\s*)(\S.*)$`)
-	todoInlineRe = regexp.MustCompile(`(?i)\b(?:todo|to-do|action item)(?:\s+for\s+(?:me|us|\w+))?\s*:\s*(\S.*)$`)
+	todoRe       = mustPattern(`(?i)^(?:[-*•]\s*)?(?:\[\s?\]\s*|(?:todo|to-do)\b[:\-–]?\s*|action items?\s*[:\-–]\s*)(\S.*)$`)
+	todoInlineRe = mustPattern(`(?i)\b(?:todo|to-do|action item)(?:\s+for\s+(?:me|us|\w+))?\s*:\s*(\S.*)$`)
 )
 
 // splitSentences splits a message into sentences. Quoted speech is removed
 // first: what someone else is quoted as saying is not the speaker's
 // decision, commitment or fact.
 func splitSentences(text string) []sentence {
-	text = stripQuoted(typography.Replace(text))
+	text = stripQuoted(plainQuotes(text))
 	var out []sentence
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)
@@ -117,6 +128,13 @@ func stripQuoted(s string) string {
 		return s
 	}
 	var b strings.Builder
+	// kept is where the text not yet written to b starts.
+	kept := 0
+	cut := func(from, to int) {
+		b.WriteString(s[kept:from])
+		b.WriteByte(' ')
+		kept = to
+	}
 	// unclosed is where a search for a closing quote last failed: the
 	// quotes that could close one are the same for every later opener
 	// before it, so they need not be searched again (which would make a
@@ -128,7 +146,7 @@ func stripQuoted(s string) string {
 			// A quote closes on its own line: two inch marks lines apart
 			// are not a quotation.
 			if j := strings.IndexByte(s[i+1:], '"'); j >= 0 && strings.IndexByte(s[i+1:i+1+j], '\n') < 0 {
-				b.WriteByte(' ')
+				cut(i, i+j+2)
 				i += j + 2
 				continue
 			}
@@ -136,15 +154,18 @@ func stripQuoted(s string) string {
 		if c == '\'' && i >= unclosed && opensQuote(s, i) {
 			j, end := closingQuote(s, i+1)
 			if j > 0 {
-				b.WriteByte(' ')
+				cut(i, j+1)
 				i = j + 1
 				continue
 			}
 			unclosed = end
 		}
-		b.WriteByte(c)
 		i++
 	}
+	if kept == 0 {
+		return s
+	}
+	b.WriteString(s[kept:])
 	return b.String()
 }
 
@@ -178,14 +199,14 @@ func closingQuote(s string, from int) (int, int) {
 // discourseRe matches the interjections and connectives a sentence may
 // open with ("Okay folks,", "Also", "Heads up:"), which an item's text
 // leaves out.
-var discourseRe = regexp.MustCompile(`(?i)^(?:(?:ok|okay|so|and|also|but|btw|alright|well|agreed|actually|anyway|anyways|plus|oh|hey|hi|yeah|yes|yep|sure|right|great|cool|perfect|then|now|fyi|ps|heads up|quick question|one more thing|good question|folks|guys|honestly|basically|hmm|um|uh|ah|noted|thanks|wait|lol|haha|by the way|(?:just\s+a\s+)?reminder(?:\s+that)?|note\s+that|psa)(?:[,:!.]+\s*|\s+))+`)
+var discourseRe = mustPattern(`(?i)^(?:(?:ok|okay|so|and|also|but|btw|alright|well|agreed|actually|anyway|anyways|plus|oh|hey|hi|yeah|yes|yep|sure|right|great|cool|perfect|then|now|fyi|ps|heads up|quick question|one more thing|good question|folks|guys|honestly|basically|hmm|um|uh|ah|noted|thanks|wait|lol|haha|by the way|(?:just\s+a\s+)?reminder(?:\s+that)?|note\s+that|psa)(?:[,:!.]+\s*|\s+))+`)
 
 // trailingRe matches filler a sentence may close with ("then", "though").
-var trailingRe = regexp.MustCompile(`(?i)(?:[\s,]+(?:then|though|anyway|anyways|too|as well|lol|haha|please|ok|okay|honestly|btw|tbh|for sure))+$`)
+var trailingRe = mustPattern(`(?i)(?:[\s,]+(?:then|though|anyway|anyways|too|as well|lol|haha|please|ok|okay|honestly|btw|tbh|for sure))+$`)
 
 // clauseCutRe matches where a clause ends: a comma or dash, or a
 // conjunction that starts a reason or a new statement.
-var clauseCutRe = regexp.MustCompile(`(?i),\s|;\s|:\s|\s[-–—]\s|\s(?:so|because|since|but|which|although|though|whereas|cause|cuz|while)\s`)
+var clauseCutRe = mustPattern(`(?i),\s|;\s|:\s|\s[-–—]\s|\s(?:so|because|since|but|which|although|though|whereas|cause|cuz|while)\s`)
 
 // clauseAfter is the clause s starts with: s up to its first clause cut.
 func clauseAfter(s string) string {

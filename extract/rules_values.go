@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,10 +10,10 @@ import (
 
 // valueStopRe ends a fact's value where the statement moves on: to a time
 // ("since", "next week"), a reason, a relative clause or a hedge.
-var valueStopRe = regexp.MustCompile(`(?i)\s+(?:since|for|from|on|with|because|as|when|while|until|near|who|which|that|where|now|too|though|anymore|any\s+more|these\s+days|nowadays|at\s+the\s+moment|right\s+now|lol|haha|by\s+training|myself|honestly|to\s+be\s+honest|a\s+lot|so\s+much|mostly|every|each|last|next|this|in\s+(?:the\s+)?(?:january|february|march|april|may|june|july|august|september|october|november|december|summer|winter|spring|fall|autumn|morning|evening)|\w+\s+(?:years?|months?|weeks?|days?)\s+ago|ago|tomorrow|yesterday|today|tonight|someday|one\s+day|soon|later|again|first|instead|after|before|by\s+the\s+way|btw|if|unfortunately|sadly|luckily|fortunately|apparently|obviously|basically|actually|really|definitely|probably|anyway)\b`)
+var valueStopRe = mustPattern(`(?i)\s+(?:since|for|from|on|with|because|as|when|while|until|near|who|which|that|where|now|too|though|anymore|any\s+more|these\s+days|nowadays|at\s+the\s+moment|right\s+now|lol|haha|by\s+training|myself|honestly|to\s+be\s+honest|a\s+lot|so\s+much|mostly|every|each|last|next|this|in\s+(?:the\s+)?(?:january|february|march|april|may|june|july|august|september|october|november|december|summer|winter|spring|fall|autumn|morning|evening)|\w+\s+(?:years?|months?|weeks?|days?)\s+ago|ago|tomorrow|yesterday|today|tonight|someday|one\s+day|soon|later|again|first|instead|after|before|by\s+the\s+way|btw|if|unfortunately|sadly|luckily|fortunately|apparently|obviously|basically|actually|really|definitely|probably|anyway)\b`)
 
 // employerCutRe ends an occupation where its employer or place starts.
-var employerCutRe = regexp.MustCompile(`(?i)\s+(?:at|in|for)\s+`)
+var employerCutRe = mustPattern(`(?i)\s+(?:at|in|for)\s+`)
 
 // badValueStarts are words a stated value cannot start with: pronouns and
 // words that show the pattern caught something other than a value.

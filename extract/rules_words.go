@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -34,18 +35,46 @@ var stopwords = func() map[string]bool {
 }()
 
 // contentWords are the stemmed words of s that are not stopwords.
-func contentWords(s string) []string {
-	var out []string
-	for _, w := range words(s) {
-		w = strings.Trim(w, "'")
-		if w == "" || stopwords[w] {
-			continue
-		}
-		if st := english.Stem(w, false); !slices.Contains(out, st) {
-			out = append(out, st)
+func contentWords(s string) []string { return slices.Collect(contentStems(s)) }
+
+// contentStems yields the stems of contentWords in order, stemming no more
+// words than its caller reads: stemming is the slow part.
+func contentStems(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		var seen []string
+		for _, w := range words(s) {
+			w = strings.Trim(w, "'")
+			if w == "" || stopwords[w] {
+				continue
+			}
+			if st := english.Stem(w, false); !slices.Contains(seen, st) {
+				seen = append(seen, st)
+				if !yield(st) {
+					return
+				}
+			}
 		}
 	}
-	return out
+}
+
+// hasContentWord reports whether contentWords(s) is not empty, which needs
+// no stemming.
+func hasContentWord(s string) bool {
+	return slices.ContainsFunc(words(s), func(w string) bool {
+		w = strings.Trim(w, "'")
+		return w != "" && !stopwords[w]
+	})
+}
+
+// countContentWords is len(contentWords(s)), counted up to limit.
+func countContentWords(s string, limit int) int {
+	n := 0
+	for range contentStems(s) {
+		if n++; n == limit {
+			break
+		}
+	}
+	return n
 }
 
 // sharedWords counts the words two word lists have in common.
@@ -65,7 +94,9 @@ func sharedWords(a, b []string) int {
 // A decision must also use a replacement verb ("use", "switch to"), since
 // "no longer" alone can end a decision without making a new one.
 func supersedes(it tenure.StateItem, message string, existing []tenure.StateItem) string {
-	if tenure.SupersessionTrigger(message) == "" {
+	// With nothing to supersede, reading the message for change language
+	// would be wasted.
+	if len(existing) == 0 || tenure.SupersessionTrigger(message) == "" {
 		return ""
 	}
 	if it.Type == tenure.StateDecision && !tenure.HasReplacementVerb(message) {
