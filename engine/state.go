@@ -63,6 +63,13 @@ func (o StateOptions) withDefaults() StateOptions {
 	return o
 }
 
+// scopedChannel is the watermark channel of a reader: a thread's messages
+// can be scoped to users and projects, so each scope reads at its own pace
+// and never skips messages another scope could not see.
+func scopedChannel(channel string, s tenure.Scope) string {
+	return channel + ":" + s.UserID + ":" + s.ProjectID
+}
+
 // StateKey is the key a thread's state item is filed under.
 func StateKey(thread, uid string) string { return "state/" + thread + "/" + uid }
 
@@ -100,7 +107,7 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 	if thread == "" {
 		return tenure.Errorf(tenure.CodeInvalid, "thread_id", "required")
 	}
-	msgs, wm, had, err := e.pending(ctx, p, s, thread, StateChannel, opt.MaxMessages)
+	msgs, wm, had, err := e.pending(ctx, p, s, thread, scopedChannel(StateChannel, s), opt.MaxMessages)
 	if err != nil {
 		return err
 	}
@@ -144,7 +151,7 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 	}
 	last := msgs[len(msgs)-1]
 	return e.inTx(ctx, "extract state", func(tx Tx, clk *txClock) error {
-		if err := checkWatermark(ctx, tx, p.TenantID, thread, StateChannel, wm, had); err != nil {
+		if err := checkWatermark(ctx, tx, p.TenantID, thread, scopedChannel(StateChannel, s), wm, had); err != nil {
 			return err
 		}
 		w := &writer{e: e, tx: tx, p: p, clk: clk}
@@ -156,7 +163,7 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 		if err := r.writeFacts(ctx, w, out.Facts); err != nil {
 			return err
 		}
-		next := tenure.Watermark{ThreadID: thread, Channel: StateChannel, CreatedAt: last.CreatedAt, MessageID: last.ID,
+		next := tenure.Watermark{ThreadID: thread, Channel: scopedChannel(StateChannel, s), CreatedAt: last.CreatedAt, MessageID: last.ID,
 			UpdatedAt: clk.next(e.now())}
 		res.Watermark = &next
 		return tx.SetWatermark(ctx, p.TenantID, next)

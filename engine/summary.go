@@ -104,7 +104,7 @@ func (e *Engine) pending(ctx context.Context, p tenure.Principal, sc tenure.Scop
 }
 
 func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scope, thread string, s Summarizer, opt SummaryOptions, res *SummaryResult) error {
-	msgs, wm, had, err := e.pending(ctx, p, sc, thread, RollingChannel, opt.MaxMessages)
+	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(RollingChannel, sc), opt.MaxMessages)
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scop
 	}
 	o := tenure.Object{Key: RollingKey(thread), Content: text, Source: "summary", UserID: sc.UserID, ProjectID: sc.ProjectID,
 		ValidFrom: msgs[len(msgs)-1].CreatedAt}
-	written, _, err := e.writeWithWatermark(ctx, p, thread, RollingChannel, wm, had, msgs[len(msgs)-1], o)
+	written, _, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(RollingChannel, sc), wm, had, msgs[len(msgs)-1], o)
 	if err == nil {
 		res.Rolling = &written
 	}
@@ -137,7 +137,7 @@ func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scop
 }
 
 func (e *Engine) sessions(ctx context.Context, p tenure.Principal, sc tenure.Scope, thread string, s Summarizer, opt SummaryOptions, res *SummaryResult) error {
-	msgs, wm, had, err := e.pending(ctx, p, sc, thread, SessionChannel, opt.MaxMessages)
+	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(SessionChannel, sc), opt.MaxMessages)
 	if err != nil || len(msgs) == 0 {
 		return err
 	}
@@ -166,7 +166,7 @@ func (e *Engine) sessions(ctx context.Context, p tenure.Principal, sc tenure.Sco
 		val, _ := json.Marshal(sum)
 		o := tenure.Object{Key: SessionSummaryKey(thread, sid), Value: val, Content: sum.OneLiner, Source: "summary",
 			UserID: sc.UserID, ProjectID: sc.ProjectID, ValidFrom: g[len(g)-1].CreatedAt}
-		written, next, err := e.writeWithWatermark(ctx, p, thread, SessionChannel, wm, had, g[len(g)-1], o)
+		written, next, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(SessionChannel, sc), wm, had, g[len(g)-1], o)
 		if err != nil {
 			return err
 		}

@@ -39,6 +39,7 @@ func RunState(t *testing.T, f StateFactory) {
 	t.Run("ExtractorFailure", func(t *testing.T) { testStateExtractorFails(t, f) })
 	t.Run("Expand", func(t *testing.T) { testStateExpand(t, f) })
 	t.Run("Facts", func(t *testing.T) { testStateFacts(t, f) })
+	t.Run("WatermarkPerUser", func(t *testing.T) { testStateWatermarkPerUser(t, f) })
 	t.Run("Summaries", func(t *testing.T) { testSummaries(t, f) })
 	t.Run("SummaryChannelsFailApart", func(t *testing.T) { testSummaryFailure(t, f) })
 }
@@ -478,5 +479,30 @@ func testSummaryFailure(t *testing.T, f StateFactory) {
 	}
 	if _, err := e.s.CurrentValue(e.ctx, employee, engine.RollingKey("th"), tenure.Read{}); tenure.ErrorCode(err) != tenure.CodeNotFound {
 		t.Errorf("rolling summary stored despite the failure: %v", err)
+	}
+}
+
+// Two users share a thread id, each with messages only they can see: each
+// reads at its own watermark, so neither skips the other's earlier turns.
+func testStateWatermarkPerUser(t *testing.T, f StateFactory) {
+	e := newStateEnv(t, f, engine.StateOptions{})
+	mine := func(m tenure.Message, user string) tenure.Message { m.UserID = user; return m }
+	e.append(cfo, mine(msg("th", "c1", "Cy", "Let's use Kafka for events", at(0)), "cfo"))
+	e.append(employee, mine(msg("th", "e1", "Eve", "Let's use Redis for caching", at(1)), "eve"))
+	ids := func(p tenure.Principal) []string {
+		var seen []string
+		e.extract(p, "th", script(func(b extract.Batch) (extract.Result, error) {
+			for _, m := range b.Messages {
+				seen = append(seen, m.ID)
+			}
+			return extract.Result{}, nil
+		}))
+		return seen
+	}
+	if got := ids(employee); !slices.Equal(got, []string{"e1"}) {
+		t.Errorf("eve's batch = %v, want [e1]", got)
+	}
+	if got := ids(cfo); !slices.Equal(got, []string{"c1"}) {
+		t.Errorf("cfo's batch = %v, want [c1]: another user's watermark must not skip it", got)
 	}
 }
