@@ -12,10 +12,10 @@ import (
 func TestNormalizeStateText(t *testing.T) {
 	for in, want := range map[string]string{
 		"  Use   PostgreSQL\tfor analytics ": "use postgresql for analytics",
-		`- "Use Redis"`:                     "use redis",
-		"• 1) Ship it":                      "ship it",
-		"Cafe\u0301 menu":                   "café menu", // NFD → NFC
-		"“Quoted” it’s":                     "quoted its",
+		`- "Use Redis"`:                      "use redis",
+		"• 1) Ship it":                       "ship it",
+		"Cafe\u0301 menu":                    "café menu", // NFD → NFC
+		"“Quoted” it’s":                      "quoted its",
 	} {
 		if got := tenure.NormalizeStateText(in); got != want {
 			t.Errorf("NormalizeStateText(%q) = %q, want %q", in, got, want)

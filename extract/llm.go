@@ -244,20 +244,7 @@ func llmData(b Batch, maxItems int) (llmPromptData, map[string]bool) {
 
 // llmRequest renders the prompt into a temperature-0 request.
 func llmRequest(d llmPromptData, maxTokens int) (llm.Request, error) {
-	var sys, user bytes.Buffer
-	if err := llmPrompt.ExecuteTemplate(&sys, "system", d); err != nil {
-		return llm.Request{}, tenure.Internal("render prompt", err)
-	}
-	if err := llmPrompt.ExecuteTemplate(&user, "user", d); err != nil {
-		return llm.Request{}, tenure.Internal("render prompt", err)
-	}
-	zero := 0.0
-	return llm.Request{
-		System:      sys.String(),
-		Messages:    []llm.Message{{Role: "user", Content: user.String()}},
-		MaxTokens:   maxTokens,
-		Temperature: &zero,
-	}, nil
+	return llm.RenderRequest(llmPrompt, d, maxTokens)
 }
 
 // llmOneLine collapses line breaks and runs of white space to single

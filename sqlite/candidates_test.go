@@ -25,7 +25,7 @@ func TestMessageCandidatesOutrankedByOtherTenant(t *testing.T) {
 	}
 	for i := range 8 {
 		weak = append(weak, tenure.Message{ThreadID: "t", ID: fmt.Sprint("g", i), Role: "user",
-			Content: fmt.Sprintf("a long message %d that mentions a zebra once among many other words of no interest", i),
+			Content:   fmt.Sprintf("a long message %d that mentions a zebra once among many other words of no interest", i),
 			CreatedAt: at.Add(time.Duration(i) * time.Second)})
 	}
 	if _, err := st.AppendMessages(ctx, acme, strong); err != nil {

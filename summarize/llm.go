@@ -149,20 +149,7 @@ func (l *LLM) request(t *template.Template, prev string, msgs []tenure.Message, 
 		MaxChars: o.MaxChars, MaxItems: MaxItems, MaxItemChars: MaxItemChars, MaxOneLinerChars: MaxOneLinerChars,
 	}
 	d.Messages, d.Omitted = promptMessages(msgs, o.MaxInputChars)
-	var sys, user bytes.Buffer
-	if err := t.ExecuteTemplate(&sys, "system", d); err != nil {
-		return llm.Request{}, tenure.Internal("render prompt", err)
-	}
-	if err := t.ExecuteTemplate(&user, "user", d); err != nil {
-		return llm.Request{}, tenure.Internal("render prompt", err)
-	}
-	zero := 0.0
-	return llm.Request{
-		System:      sys.String(),
-		Messages:    []llm.Message{{Role: "user", Content: user.String()}},
-		MaxTokens:   maxTokens,
-		Temperature: &zero,
-	}, nil
+	return llm.RenderRequest(t, d, maxTokens)
 }
 
 // promptMessages quotes the latest user and assistant messages whose text

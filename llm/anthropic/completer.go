@@ -218,31 +218,7 @@ func statusError(status int, body, requestID string) error {
 		} `json:"error"`
 	}
 	_ = json.Unmarshal([]byte(body), &envelope) // a body that is not the envelope leaves it empty
-	apiType, apiMessage := envelope.Error.Type, clip(envelope.Error.Message)
-	withAPI := func(msg string) string {
-		if apiMessage == "" {
-			return msg
-		}
-		return msg + ": " + apiMessage
-	}
-	code, msg := tenure.CodeUnavailable, withAPI(fmt.Sprintf("anthropic API failed with status %d", status))
-	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		code, msg = tenure.CodeUnauthenticated, fmt.Sprintf("anthropic API rejected the API key (status %d)", status)
-	case status == http.StatusTooManyRequests:
-		code, msg = tenure.CodeUnavailable, "rate limited by anthropic API (status 429)"
-	case status == http.StatusRequestTimeout:
-		code, msg = tenure.CodeTimeout, "anthropic API timed out (status 408)"
-	case status == http.StatusRequestEntityTooLarge:
-		code, msg = tenure.CodeTooLarge, withAPI("anthropic message request too large (status 413)")
-	case status == http.StatusNotFound:
-		code, msg = tenure.CodeInvalid, withAPI("anthropic model or endpoint not found (status 404); check the base URL and model")
-	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
-		code, msg = tenure.CodeInvalid, withAPI(fmt.Sprintf("anthropic message request rejected (status %d)", status))
-	case status >= 500:
-		// 529 is Anthropic's "overloaded".
-		code, msg = tenure.CodeUnavailable, withAPI(fmt.Sprintf("anthropic API server error (status %d)", status))
-	}
+	apiType := envelope.Error.Type
 	detail := fmt.Sprintf("status %d", status)
 	if apiType != "" {
 		detail += " " + apiType
@@ -250,15 +226,5 @@ func statusError(status int, body, requestID string) error {
 	if requestID != "" {
 		detail += ", request id " + requestID
 	}
-	return &tenure.Error{Code: code, Message: msg, Err: errors.New(detail)}
-}
-
-// clip shortens a server-provided message for inclusion in an error.
-func clip(s string) string {
-	const maxMessage = 300
-	s = strings.TrimSpace(s)
-	if len(s) > maxMessage {
-		return strings.ToValidUTF8(s[:maxMessage], "") + "…"
-	}
-	return s
+	return llm.StatusError(status, "anthropic API", "anthropic message request", envelope.Error.Message, errors.New(detail))
 }

@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -144,7 +143,7 @@ func (c *Completer) Complete(ctx context.Context, r llm.Request) (llm.Response, 
 	msg := resp.Choices[0].Message
 	if msg.Content == "" && msg.Refusal != "" {
 		return llm.Response{}, fmt.Errorf("complete: %w",
-			tenure.Errorf(tenure.CodeInvalid, "", "model refused: %s", clip(msg.Refusal)))
+			tenure.Errorf(tenure.CodeInvalid, "", "model refused: %s", llm.Clip(msg.Refusal)))
 	}
 	return llm.Response{
 		Text:         msg.Content,
@@ -185,6 +184,9 @@ func (c *Completer) params(r llm.Request) (sdk.ChatCompletionNewParams, error) {
 	return p, nil
 }
 
+// Names of the API and its requests in error messages.
+const chatAPI, chatRequest = "chat completion endpoint", "chat completion request"
+
 // completionError maps an SDK error to Tenure's codes. resp is the last
 // HTTP response, if any arrived.
 func completionError(err error, resp *http.Response) error {
@@ -196,11 +198,11 @@ func completionError(err error, resp *http.Response) error {
 	case errors.Is(err, context.Canceled):
 		return &tenure.Error{Code: tenure.CodeUnavailable, Message: "chat completion canceled", Err: err}
 	case errors.As(err, &apiErr):
-		return completionStatusError(apiErr.StatusCode, apiErr.Message, err)
+		return llm.StatusError(apiErr.StatusCode, chatAPI, chatRequest, apiErr.Message, err)
 	case resp != nil && resp.StatusCode >= 400:
 		// An error status whose body the SDK could not parse (a proxy's
 		// HTML page, say).
-		return completionStatusError(resp.StatusCode, "", err)
+		return llm.StatusError(resp.StatusCode, chatAPI, chatRequest, "", err)
 	case resp != nil:
 		// A success status whose body could not be decoded.
 		return &tenure.Error{Code: tenure.CodeUnavailable, Message: "malformed chat completion response", Err: err}
@@ -209,45 +211,4 @@ func completionError(err error, resp *http.Response) error {
 	default:
 		return &tenure.Error{Code: tenure.CodeUnavailable, Message: "chat completion endpoint unreachable", Err: err}
 	}
-}
-
-// completionStatusError maps an HTTP error status. apiMessage, the
-// server's own explanation, is kept for request errors, where it says what
-// to fix, and dropped for auth errors, whose messages can echo part of the
-// key.
-func completionStatusError(status int, apiMessage string, err error) error {
-	withAPI := func(msg string) string {
-		if apiMessage == "" {
-			return msg
-		}
-		return msg + ": " + clip(apiMessage)
-	}
-	code, msg := tenure.CodeUnavailable, withAPI(fmt.Sprintf("chat completion endpoint failed with status %d", status))
-	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		code, msg = tenure.CodeUnauthenticated, fmt.Sprintf("chat completion endpoint rejected the API key (status %d)", status)
-	case status == http.StatusTooManyRequests:
-		code, msg = tenure.CodeUnavailable, "rate limited by chat completion endpoint (status 429)"
-	case status == http.StatusRequestTimeout:
-		code, msg = tenure.CodeTimeout, "chat completion endpoint timed out (status 408)"
-	case status == http.StatusRequestEntityTooLarge:
-		code, msg = tenure.CodeTooLarge, withAPI("chat completion request too large (status 413)")
-	case status == http.StatusNotFound:
-		code, msg = tenure.CodeInvalid, withAPI("chat completion endpoint or model not found (status 404); check the base URL and model")
-	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
-		code, msg = tenure.CodeInvalid, withAPI(fmt.Sprintf("chat completion request rejected (status %d)", status))
-	case status >= 500:
-		code, msg = tenure.CodeUnavailable, withAPI(fmt.Sprintf("chat completion endpoint server error (status %d)", status))
-	}
-	return &tenure.Error{Code: code, Message: msg, Err: err}
-}
-
-// clip shortens a server-provided message for inclusion in an error.
-func clip(s string) string {
-	const maxMessage = 300
-	s = strings.TrimSpace(s)
-	if len(s) > maxMessage {
-		return strings.ToValidUTF8(s[:maxMessage], "") + "…"
-	}
-	return s
 }
