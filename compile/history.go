@@ -208,8 +208,10 @@ func isTemporalQuery(q string) bool {
 	return strings.HasPrefix(l, "when")
 }
 
-// shareWithNeighbors gives each neighbouring turn a share of the best
-// match next to it: the turn before an answer is often its question.
+// shareWithNeighbors adds to each turn a share of the best match next to
+// it: the turn before an answer is often its question. A turn that is a
+// weak match itself keeps both, so that a larger candidate limit (which
+// turns more neighbours into weak matches) never ranks it lower.
 func shareWithNeighbors(items []*item) {
 	type key struct {
 		thread string
@@ -219,18 +221,19 @@ func shareWithNeighbors(items []*item) {
 	for _, it := range items {
 		byPos[key{it.hist.ThreadID, it.hist.Pos}] = it
 	}
+	own := make(map[*item]float64, len(items))
 	for _, it := range items {
-		if it.hist.Score > 0 {
-			continue
-		}
-		best := 0.0
+		own[it] = it.score
+	}
+	for _, it := range items {
+		best := own[it]
 		for _, d := range []int64{-2, -1, 1, 2} {
 			if n, ok := byPos[key{it.hist.ThreadID, it.hist.Pos + d}]; ok && n.hist.Score > 0 {
 				w := neighborShare
 				if d == -2 || d == 2 {
 					w /= 2
 				}
-				best = math.Max(best, w*n.score)
+				best = math.Max(best, own[it]+w*own[n])
 			}
 		}
 		it.score = best
