@@ -32,6 +32,9 @@ type HistoryOptions struct {
 	// DisableSpeaker turns off the boost for turns by a speaker the query
 	// names.
 	DisableSpeaker bool
+	// DisableFocus turns off speaker focus: a named speaker's own turns
+	// that share no other word with the query ranked by how much they say.
+	DisableFocus bool
 	// DisableTemporal turns off resolved dates (search boost and the
 	// "yesterday = 7 May 2023" annotations).
 	DisableTemporal bool
@@ -144,6 +147,9 @@ func (r *run) rankHistory() {
 			s += temporalBonus
 		}
 		it.score = s
+	}
+	if !h.DisableFocus {
+		focusSpeakers(items, r.req.Query, qwords)
 	}
 	if !h.DisableNeighbors {
 		shareWithNeighbors(items)

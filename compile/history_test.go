@@ -51,3 +51,46 @@ func TestNeighborOfStrongMatchBeatsWeakMatches(t *testing.T) {
 		}
 	}
 }
+
+// A question about a person is answered by that person's own turns even
+// when they share no word with it but the name; they must outrank turns by
+// others that merely mention the name, and the turn that says more wins.
+func TestSpeakerFocus(t *testing.T) {
+	by := func(pos int64, speaker, text string, score float64) tenure.ScoredMessage {
+		m := turn(pos, text, score)
+		m.Speaker = speaker
+		return m
+	}
+	src := messages{
+		by(0, "Ann", "Ok.", 0.1),
+		by(10, "Ann", "I'm off to go swimming with the kids, then pottery class tonight.", 0.1),
+		by(20, "Bob", "Do you like lasagna? Our activities club cooks it.", 1),
+	}
+	// Full-text scores as a store gives them: a rare query word outweighs
+	// a common name, and a short turn naming it outscores a long one.
+	for i := int64(1); i < 30; i++ {
+		src = append(src, by(100+i*3, "Bob", fmt.Sprintf("Thanks, Ann! (%d)", i), 0.2))
+	}
+	q := compile.Request{Principal: owner, Query: "What activities does Ann partake in?", Budget: 70}
+	env, _, err := compile.New(src, compile.Options{}).Compile(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(env.Text(), "going swimming") && !strings.Contains(env.Text(), "go swimming") {
+		t.Errorf("speaker focus did not bring Ann's own turn:\n%s", env.Text())
+	}
+	if !strings.Contains(env.Text(), "activities club") {
+		t.Errorf("a turn sharing a query word was pushed out:\n%s", env.Text())
+	}
+	if strings.Contains(env.Text(), "Ann: Ok.") {
+		t.Errorf("a turn that says nothing outranked name-only mentions:\n%s", env.Text())
+	}
+	off := compile.New(src, compile.Options{History: compile.HistoryOptions{DisableFocus: true}})
+	env, _, err = off.Compile(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(env.Text(), "go swimming") {
+		t.Errorf("without focus the name-only mentions should win (the fixture no longer tests focus):\n%s", env.Text())
+	}
+}

@@ -62,6 +62,7 @@ type Variant struct {
 // Ablations turns each history mechanism off in turn.
 var Ablations = []Variant{
 	{"tenure-no-speaker", compile.HistoryOptions{DisableSpeaker: true}},
+	{"tenure-no-focus", compile.HistoryOptions{DisableFocus: true}},
 	{"tenure-no-temporal", compile.HistoryOptions{DisableTemporal: true}},
 	{"tenure-no-sessions", compile.HistoryOptions{DisableSessions: true}},
 	{"tenure-no-neighbors", compile.HistoryOptions{DisableNeighbors: true}},
