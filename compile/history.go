@@ -35,8 +35,10 @@ type HistoryOptions struct {
 	// DisableFocus turns off speaker focus: a named speaker's own turns
 	// that share no other word with the query ranked by how much they say.
 	DisableFocus bool
-	// DisableTemporal turns off resolved dates (search boost and the
-	// "yesterday = 7 May 2023" annotations).
+	// DisableTemporal turns off resolved dates: the search boost, the
+	// boost for turns written in (or about) a day or month the query names
+	// ("in July 2022", "on 3 June, 2023") and the "yesterday = 7 May 2023"
+	// annotations.
 	DisableTemporal bool
 	// DisableSessions turns off session-level routing.
 	DisableSessions bool
@@ -56,6 +58,7 @@ type HistoryOptions struct {
 const (
 	speakerBoost    = 1.25
 	temporalBonus   = 0.15
+	periodBonus     = 0.3  // written in, or about, a day or month the query names
 	sessionFloor    = 0.75 // a turn in the least relevant session keeps this share
 	neighborShare   = 0.5  // a neighbour scores this share of its match
 	sessionTopTurns = 3
@@ -135,6 +138,10 @@ func (r *run) rankHistory() {
 		qwords[w] = true
 	}
 	temporalQ := !h.DisableTemporal && isTemporalQuery(r.req.Query)
+	var periods []tenure.ResolvedDate
+	if !h.DisableTemporal {
+		periods = temporal.Absolute(r.req.Query)
+	}
 	for _, it := range items {
 		if top > 0 {
 			it.lex = it.hist.Score / top
@@ -145,6 +152,9 @@ func (r *run) rankHistory() {
 		}
 		if temporalQ && len(it.hist.Dates) > 0 && s > 0 {
 			s += temporalBonus
+		}
+		if len(periods) > 0 && inPeriods(it.hist, periods) {
+			s += periodBonus
 		}
 		it.score = s
 	}
@@ -212,6 +222,33 @@ func isTemporalQuery(q string) bool {
 		}
 	}
 	return strings.HasPrefix(l, "when")
+}
+
+// inPeriods reports whether a message was written in, or resolves a date
+// in, one of the periods (days or months).
+func inPeriods(m *tenure.ScoredMessage, periods []tenure.ResolvedDate) bool {
+	for _, p := range periods {
+		if samePeriod(m.CreatedAt, p) {
+			return true
+		}
+		for _, d := range m.Dates {
+			if samePeriod(d.Date, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// samePeriod compares calendar dates as written: a message's date in its
+// own location, the day its writer called "today".
+func samePeriod(t time.Time, p tenure.ResolvedDate) bool {
+	y, m, d := t.Date()
+	py, pm, pd := p.Date.Date()
+	if p.Granularity == temporal.Month {
+		return y == py && m == pm
+	}
+	return y == py && m == pm && d == pd
 }
 
 // shareWithNeighbors adds to each turn a share of the best match next to

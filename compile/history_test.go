@@ -94,3 +94,36 @@ func TestSpeakerFocus(t *testing.T) {
 		t.Errorf("without focus the name-only mentions should win (the fixture no longer tests focus):\n%s", env.Text())
 	}
 }
+
+// A question naming a month or a day finds what was said then, even when
+// other turns match its words better.
+func TestNamedPeriod(t *testing.T) {
+	at := func(pos int64, month time.Month, text string, score float64) tenure.ScoredMessage {
+		m := turn(pos, text, score)
+		m.CreatedAt = time.Date(2022, month, 12, 18, 0, 0, 0, time.UTC)
+		m.SessionID = month.String()
+		return m
+	}
+	src := messages{
+		at(0, time.January, "Travel, travel, travel!", 2),
+		at(5, time.July, "We went to Woodhaven, a small town in the Midwest.", 0.5),
+	}
+	for i := int64(1); i < 20; i++ {
+		src = append(src, at(10*i, time.March, fmt.Sprintf("I want to travel some day (%d).", i), 0.6))
+	}
+	q := compile.Request{Principal: owner, Query: "Where did Ann travel to in July 2022?", Budget: 60}
+	env, _, err := compile.New(src, compile.Options{}).Compile(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(env.Text(), "Woodhaven") {
+		t.Errorf("the July turn is missing:\n%s", env.Text())
+	}
+	off := compile.New(src, compile.Options{History: compile.HistoryOptions{DisableTemporal: true}})
+	if env, _, err = off.Compile(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(env.Text(), "Woodhaven") {
+		t.Errorf("without temporal resolution the better matches should win (the fixture no longer tests it):\n%s", env.Text())
+	}
+}
