@@ -56,11 +56,15 @@ type HistoryOptions struct {
 
 // history weights.
 const (
-	speakerBoost    = 1.25
-	temporalBonus   = 0.15
-	periodBonus     = 0.3  // written in, or about, a day or month the query names
-	sessionFloor    = 0.75 // a turn in the least relevant session keeps this share
-	neighborShare   = 0.5  // a neighbour scores this share of its match
+	speakerBoost  = 1.25
+	temporalBonus = 0.15
+	periodBonus   = 0.3  // written in, or about, a day or month the query names
+	sessionFloor  = 0.75 // a turn in the least relevant session keeps this share
+	// A turn scores this share of the match right before it (a reply:
+	// often the answer) or right after it (often the question asked);
+	// half that two turns away.
+	replyShare      = 0.6
+	promptShare     = 0.4
 	sessionTopTurns = 3
 )
 
@@ -252,7 +256,8 @@ func samePeriod(t time.Time, p tenure.ResolvedDate) bool {
 }
 
 // shareWithNeighbors adds to each turn a share of the best match next to
-// it: the turn before an answer is often its question. A turn that is a
+// it: the turn before an answer is often its question, and a reply to a
+// match more often holds what was asked for than the turn that led to it. A turn that is a
 // weak match itself keeps both, so that a larger candidate limit (which
 // turns more neighbours into weak matches) never ranks it lower.
 func shareWithNeighbors(items []*item) {
@@ -272,7 +277,10 @@ func shareWithNeighbors(items []*item) {
 		best := own[it]
 		for _, d := range []int64{-2, -1, 1, 2} {
 			if n, ok := byPos[key{it.hist.ThreadID, it.hist.Pos + d}]; ok && n.hist.Score > 0 {
-				w := neighborShare
+				w := promptShare
+				if d < 0 {
+					w = replyShare
+				}
 				if d == -2 || d == 2 {
 					w /= 2
 				}

@@ -127,3 +127,28 @@ func TestNamedPeriod(t *testing.T) {
 		t.Errorf("without temporal resolution the better matches should win (the fixture no longer tests it):\n%s", env.Text())
 	}
 }
+
+// The reply to a match ranks above the turn that led to it: it more often
+// holds what the question asks for.
+func TestReplyOutranksPrompt(t *testing.T) {
+	src := messages{
+		// Ids sort the prompt first, so a tie would favour it.
+		turn(19, "Anyway, tell me more about that trip of yours, it sounded wonderful.", 0),
+		turn(20, "How was the lasagna at the festival?", 1),
+		turn(21, "Honestly it was rich and creamy, my new favourite.", 0),
+	}
+	for i := int64(0); i < 20; i++ {
+		src = append(src, turn(100+3*i, fmt.Sprintf("Unrelated lasagna note number %d, not much else here.", i), 0.45))
+	}
+	env, _, err := compile.New(src, compile.Options{}).Compile(context.Background(),
+		compile.Request{Principal: owner, Query: "What did Ann think of the lasagna?", Budget: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(env.Text(), "rich and creamy") {
+		t.Errorf("the reply is missing:\n%s", env.Text())
+	}
+	if strings.Contains(env.Text(), "that trip of yours") {
+		t.Errorf("the prompt before the match outranked the reply:\n%s", env.Text())
+	}
+}
