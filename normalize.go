@@ -50,10 +50,12 @@ func (o *Object) ApplyDefaults(now time.Time) {
 	if o.Layer == "" {
 		o.Layer = LayerPersistentFact
 	}
-	if len(o.Value) == 0 && o.Content != "" {
+	switch {
+	case len(o.Value) == 0 && o.Content != "":
+		// A marshalled string is canonical already; re-encoding it was a
+		// fifth of a compilation's allocations (one per past message).
 		o.Value, _ = json.Marshal(o.Content)
-	}
-	if len(o.Value) > 0 {
+	case len(o.Value) > 0:
 		o.Value = CanonicalJSON(o.Value)
 	}
 	if o.Content == "" && len(o.Value) > 0 {
