@@ -3,6 +3,7 @@ package retrieve
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/kljensen/snowball/english"
@@ -67,7 +68,15 @@ func ContentWords(text string) []string {
 	return out
 }
 
-var stemCache sync.Map // word → stem
+var (
+	stemCache  sync.Map // word → stem
+	stemCached atomic.Int64
+)
+
+// maxCachedStems bounds the stem cache: a language's working vocabulary
+// fits, while a long-running server fed arbitrary text (typos, ids, other
+// languages) does not grow without end.
+const maxCachedStems = 200_000
 
 // Stem returns the Snowball English stem of a lowercase word, cached.
 func Stem(w string) string {
@@ -78,7 +87,11 @@ func Stem(w string) string {
 	if !isNumber(w) {
 		s = english.Stem(w, false)
 	}
-	stemCache.Store(w, s)
+	if stemCached.Load() < maxCachedStems {
+		if _, loaded := stemCache.LoadOrStore(w, s); !loaded {
+			stemCached.Add(1)
+		}
+	}
 	return s
 }
 

@@ -1,0 +1,24 @@
+package retrieve_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/tenure-dev/tenure/retrieve"
+)
+
+// A server fed arbitrary words must not grow the stem cache without end,
+// and stemming stays right once the cache is full.
+func TestStemCacheBounded(t *testing.T) {
+	for i := range retrieve.MaxCachedStems + 1000 {
+		retrieve.Stem("qz" + strconv.Itoa(i) + "ings")
+	}
+	if n := retrieve.CachedStems(); n > retrieve.MaxCachedStems {
+		t.Fatalf("%d stems cached, bound is %d", n, retrieve.MaxCachedStems)
+	}
+	for w, want := range map[string]string{"swimmingly": "swim", "connections": "connect", "2023": "2023"} {
+		if got := retrieve.Stem(w); got != want {
+			t.Errorf("Stem(%q) = %q after the cache filled, want %q", w, got, want)
+		}
+	}
+}
