@@ -7,8 +7,8 @@ import (
 )
 
 // focusMax is the most a turn raised by speaker focus scores, against 1 for
-// the best full-text match: above weak and name-only matches, below any
-// turn that shares a real word with the query.
+// the best full-text match: above name-only mentions, below good matches of
+// the query's other words.
 const focusMax = 0.3
 
 // focusSpeakers raises the turns of the speakers a query names. A question
