@@ -257,26 +257,25 @@ func samePeriod(t time.Time, p tenure.ResolvedDate) bool {
 
 // shareWithNeighbors adds to each turn a share of the best match next to
 // it: the turn before an answer is often its question, and a reply to a
-// match more often holds what was asked for than the turn that led to it. A turn that is a
-// weak match itself keeps both, so that a larger candidate limit (which
-// turns more neighbours into weak matches) never ranks it lower.
+// match more often holds what was asked for than the turn that led to it.
+// A turn that is a weak match itself keeps both, so that a larger
+// candidate limit (which turns more neighbours into weak matches) never
+// ranks it lower.
 func shareWithNeighbors(items []*item) {
 	type key struct {
 		thread string
 		pos    int64
 	}
-	byPos := map[key]*item{}
-	for _, it := range items {
-		byPos[key{it.hist.ThreadID, it.hist.Pos}] = it
+	at := make(map[key]int, len(items))
+	own := make([]float64, len(items))
+	for i, it := range items {
+		at[key{it.hist.ThreadID, it.hist.Pos}] = i
+		own[i] = it.score
 	}
-	own := make(map[*item]float64, len(items))
-	for _, it := range items {
-		own[it] = it.score
-	}
-	for _, it := range items {
-		best := own[it]
+	for i, it := range items {
+		best := own[i]
 		for _, d := range []int64{-2, -1, 1, 2} {
-			if n, ok := byPos[key{it.hist.ThreadID, it.hist.Pos + d}]; ok && n.hist.Score > 0 {
+			if j, ok := at[key{it.hist.ThreadID, it.hist.Pos + d}]; ok && items[j].hist.Score > 0 {
 				w := promptShare
 				if d < 0 {
 					w = replyShare
@@ -284,7 +283,7 @@ func shareWithNeighbors(items []*item) {
 				if d == -2 || d == 2 {
 					w /= 2
 				}
-				best = math.Max(best, own[it]+w*own[n])
+				best = math.Max(best, own[i]+w*own[j])
 			}
 		}
 		it.score = best

@@ -11,21 +11,25 @@ import (
 )
 
 var (
-	monthNames = map[string]time.Month{}
-	monthRe    = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`
+	monthRe = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`
 	// "3 June, 2023", "3rd of June 2023", "June 3, 2023", "June 2023".
 	dayMonthYear = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+` + monthRe + `\.?,?\s+(\d{4})\b`)
 	monthDayYear = regexp.MustCompile(`(?i)\b` + monthRe + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
 	monthYear    = regexp.MustCompile(`(?i)\b` + monthRe + `\.?,?\s+(\d{4})\b`)
 )
 
-func init() {
-	for m := time.January; m <= time.December; m++ {
-		name := strings.ToLower(m.String())
-		monthNames[name] = m
-		monthNames[name[:3]] = m
+// monthAbbrevs are the abbreviations monthRe accepts; full names are the
+// lexer's.
+var monthAbbrevs = map[string]time.Month{"jan": time.January, "feb": time.February, "mar": time.March,
+	"apr": time.April, "jun": time.June, "jul": time.July, "aug": time.August, "sep": time.September,
+	"sept": time.September, "oct": time.October, "nov": time.November, "dec": time.December}
+
+// monthOf returns the month a name or abbreviation monthRe matched denotes.
+func monthOf(name string) time.Month {
+	if k, n := classify(name); k == kMonthName {
+		return time.Month(n)
 	}
-	monthNames["sept"] = time.September
+	return monthAbbrevs[strings.ToLower(name)]
 }
 
 // Absolute returns the calendar dates and months text names outright ("3
@@ -61,8 +65,7 @@ func Absolute(text string) []tenure.ResolvedDate {
 	}
 	for _, m := range monthYear.FindAllStringSubmatchIndex(text, -1) {
 		y, _ := strconv.Atoi(text[m[4]:m[5]])
-		mon := monthNames[strings.ToLower(text[m[2]:m[3]])]
-		add(m[0], m[1], time.Date(y, mon, 1, 0, 0, 0, 0, time.UTC), Month)
+		add(m[0], m[1], time.Date(y, monthOf(text[m[2]:m[3]]), 1, 0, 0, 0, 0, time.UTC), Month)
 	}
 	slices.SortFunc(all, func(a, b found) int { return a.start - b.start })
 	var out []tenure.ResolvedDate
@@ -76,8 +79,7 @@ func Absolute(text string) []tenure.ResolvedDate {
 func day(year, month, dayOfMonth string) (time.Time, bool) {
 	y, _ := strconv.Atoi(year)
 	d, _ := strconv.Atoi(dayOfMonth)
-	mon := monthNames[strings.ToLower(month)]
-	t := time.Date(y, mon, d, 0, 0, 0, 0, time.UTC)
+	t := time.Date(y, monthOf(month), d, 0, 0, 0, 0, time.UTC)
 	if d < 1 || t.Day() != d {
 		return time.Time{}, false
 	}
