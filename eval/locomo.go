@@ -157,9 +157,28 @@ func LoadConversation(path string) (Conversation, error) {
 		if q.Question == "" || Categories[q.Category] == "" {
 			return fail(fmt.Sprintf("qa[%d]", i), "question without text or with unknown category %d", q.Category)
 		}
-		c.QA = append(c.QA, QA{Question: q.Question, Answer: answerText(q.Answer), Evidence: q.Evidence, Category: q.Category})
+		c.QA = append(c.QA, QA{Question: q.Question, Answer: answerText(q.Answer), Evidence: evidenceIDs(q.Evidence), Category: q.Category})
 	}
 	return c, nil
+}
+
+// misplacedColon is an evidence id with a stray colon ("D:11:26").
+var misplacedColon = regexp.MustCompile(`^D:(\d+:\d+)$`)
+
+// evidenceIDs repairs the two slips in the released annotations: several
+// ids in one string ("D8:6; D9:17") and a stray colon ("D:11:26"). Ids that
+// still name no turn are kept, and count as missed for every system.
+func evidenceIDs(raw []string) []string {
+	var out []string
+	for _, e := range raw {
+		for _, id := range strings.FieldsFunc(e, func(r rune) bool { return r == ';' || r == ',' || r == ' ' }) {
+			if m := misplacedColon.FindStringSubmatch(id); m != nil {
+				id = "D" + m[1]
+			}
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func answerText(raw json.RawMessage) string {

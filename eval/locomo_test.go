@@ -85,3 +85,33 @@ func TestParseSessionDate(t *testing.T) {
 		t.Error("ParseSessionDate accepted a relative date")
 	}
 }
+
+// The released annotations hold a few malformed evidence ids; the loader
+// repairs the two slips that have one reading and keeps the rest as given.
+func TestLoadConversationEvidenceIDs(t *testing.T) {
+	good, err := os.ReadFile("testdata/locomo/tiny.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(good), `"evidence": ["D1:4", "D2:2"]`, `"evidence": ["D1:4; D2:2", "D:2:1", "D"]`, 1)
+	if bad == string(good) {
+		t.Fatal("fixture changed: no two-id evidence list")
+	}
+	path := filepath.Join(t.TempDir(), "slips.json")
+	if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := eval.LoadConversation(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, q := range c.QA {
+		if len(q.Evidence) > 2 {
+			got = q.Evidence
+		}
+	}
+	if want := []string{"D1:4", "D2:2", "D2:1", "D"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("evidence = %q, want %q", got, want)
+	}
+}
