@@ -147,11 +147,18 @@ type MessageQuery struct {
 	// Text is the query; Limit caps the full-text matches.
 	Text  string
 	Limit int
-	// Neighbors adds up to this many turns on each side of every match.
-	Neighbors int
+	// Neighbors adds up to this many turns on each side of every match,
+	// and one more around each of the WideMatches best matches: the reply
+	// to the question that follows a strong match is often the answer.
+	Neighbors   int
+	WideMatches int
 	// Recent adds up to this many of the latest appended messages, matched
 	// or not: what fills a budget the matches leave unused.
 	Recent int
+	// RecentUnlessTokens, when positive, skips Recent once the matches and
+	// their neighbours hold at least this many tokens: a caller that can
+	// use only so many has no budget left for them.
+	RecentUnlessTokens int
 	// Before keeps only messages created before this time (nil: all).
 	Before *time.Time
 }

@@ -71,7 +71,12 @@ var wrapperTag = regexp.MustCompile(`(?i)<(\s*/?\s*untrusted_data)`)
 
 // defang neutralizes wrapper tags in text outside the wrappers, so that no
 // message, memory or instruction can forge or close a data block.
-func defang(s string) string { return wrapperTag.ReplaceAllString(s, "&lt;$1") }
+func defang(s string) string {
+	if !strings.Contains(s, "<") {
+		return s // most text; the regexp would copy it regardless
+	}
+	return wrapperTag.ReplaceAllString(s, "&lt;$1")
+}
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 

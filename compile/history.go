@@ -26,7 +26,7 @@ type HistoryOptions struct {
 	// Limit caps full-text matches (default: a tenth of the budget in
 	// tokens, at least 50 — about three times the turns that fit);
 	// Neighbors is how many turns around each match are considered too
-	// (default 1).
+	// (default 1; the ten best matches bring one more on each side).
 	Limit     int
 	Neighbors int
 	// DisableSpeaker turns off the boost for turns by a speaker the query
@@ -82,8 +82,9 @@ func (r *run) addHistory(ctx context.Context) error {
 	if neighbors <= 0 {
 		neighbors = 1
 	}
+	wide := wideMatches
 	if h.DisableNeighbors {
-		neighbors = 0
+		neighbors, wide = 0, 0
 	}
 	recent := h.Recent
 	if recent <= 0 {
@@ -93,7 +94,8 @@ func (r *run) addHistory(ctx context.Context) error {
 		recent = 0
 	}
 	msgs, err := ms.MessageCandidates(ctx, tenure.MessageQuery{Principal: r.p, Scope: r.scope, Text: r.req.Query,
-		Limit: min(limit, 10_000), Neighbors: min(neighbors, 10), Recent: min(recent, 10_000), Before: r.req.AsOf})
+		Limit: min(limit, 10_000), Neighbors: min(neighbors, 10), WideMatches: wide, Recent: min(recent, 10_000),
+		RecentUnlessTokens: backfillUnless * r.req.Budget, Before: r.req.AsOf})
 	if err != nil {
 		return err
 	}
@@ -101,14 +103,17 @@ func (r *run) addHistory(ctx context.Context) error {
 	for _, m := range r.req.Tail {
 		inTail[m.ID] = true
 	}
+	// One allocation for all the items: a compilation holds hundreds.
+	pool := make([]item, len(msgs))
 	for i := range msgs {
-		sm := msgs[i]
+		sm := &msgs[i]
 		if sm.TenantID != r.p.TenantID || inTail[sm.ID] {
 			continue
 		}
 		o := r.inputObject("msg:"+sm.ThreadID+":"+sm.ID, sm.Text(), tenure.TypeFact, messageLevel(sm.Role), "message://"+sm.ThreadID+"/"+sm.ID)
 		o.ValidFrom, o.LastConfirmed, o.SessionID = sm.CreatedAt, sm.CreatedAt, sm.SessionID
-		r.items = append(r.items, &item{obj: o, origin: fromMessage, section: SectionHistory, hist: &sm})
+		pool[i] = item{obj: o, origin: fromMessage, section: SectionHistory, hist: sm}
+		r.items = append(r.items, &pool[i])
 	}
 	return nil
 }
@@ -186,6 +191,18 @@ func (r *run) rankHistory() {
 	}
 }
 
+// wideMatches is how many of the best matches bring the turns two away
+// too, which shareWithNeighbors gives a share: a question often follows a
+// strong match, and its answer comes after it. Around every match that
+// would cost a quarter more candidate rows for little.
+const wideMatches = 10
+
+// backfillUnless: the latest turns are not fetched for the backfill when
+// the matches and their neighbours already hold this many budgets' worth of
+// tokens. Backfill ranks below all of them, so the budget would be gone
+// before it came up; the query it saves is a fifth of the candidate rows.
+const backfillUnless = 2
+
 // backfillScore is the most a message that matched nothing scores: below
 // every match, so that it only takes budget the matches left.
 const backfillScore = 0.01
@@ -255,12 +272,15 @@ func samePeriod(t time.Time, p tenure.ResolvedDate) bool {
 	return y == py && m == pm && d == pd
 }
 
-// shareWithNeighbors adds to each turn a share of the best match next to
-// it: the turn before an answer is often its question, and a reply to a
-// match more often holds what was asked for than the turn that led to it.
-// A turn that is a weak match itself keeps both, so that a larger
-// candidate limit (which turns more neighbours into weak matches) never
-// ranks it lower.
+// shareWithNeighbors adds to each turn a share of every match next to it:
+// the turn before an answer is often its question, and a reply to a match
+// more often holds what was asked for than the turn that led to it. The
+// shares add up, so a turn inside an exchange that matches on both sides
+// (a reply between the question it answers and the follow-up that names
+// the topic again) outranks a turn next to one match only. A turn that is
+// a weak match itself keeps its own score too, so that a larger candidate
+// limit (which turns more neighbours into weak matches) never ranks it
+// lower.
 func shareWithNeighbors(items []*item) {
 	type key struct {
 		thread string
@@ -272,22 +292,26 @@ func shareWithNeighbors(items []*item) {
 		at[key{it.hist.ThreadID, it.hist.Pos}] = i
 		own[i] = it.score
 	}
-	for i, it := range items {
-		best := own[i]
+	for _, it := range items {
 		for _, d := range []int64{-2, -1, 1, 2} {
 			if j, ok := at[key{it.hist.ThreadID, it.hist.Pos + d}]; ok && items[j].hist.Score > 0 {
-				w := promptShare
-				if d < 0 {
-					w = replyShare
-				}
-				if d == -2 || d == 2 {
-					w /= 2
-				}
-				best = math.Max(best, own[i]+w*own[j])
+				it.score += neighborShare(d) * own[j]
 			}
 		}
-		it.score = best
 	}
+}
+
+// neighborShare is the share of a match d positions away (d < 0: the
+// match came before).
+func neighborShare(d int64) float64 {
+	w := promptShare
+	if d < 0 {
+		w = replyShare
+	}
+	if d == -2 || d == 2 {
+		w /= 2
+	}
+	return w
 }
 
 // routeSessions scales turns by the relevance of their session (the sum of

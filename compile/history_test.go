@@ -137,18 +137,73 @@ func TestReplyOutranksPrompt(t *testing.T) {
 		turn(20, "How was the lasagna at the festival?", 1),
 		turn(21, "Honestly it was rich and creamy, my new favourite.", 0),
 	}
-	for i := int64(0); i < 20; i++ {
-		src = append(src, turn(100+3*i, fmt.Sprintf("Unrelated lasagna note number %d, not much else here.", i), 0.45))
+	src = withFiller(src, 20, "Unrelated lasagna note number %d, not much else here.", 0.45)
+	wantOutranks(t, src, "What did Ann think of the lasagna?", "rich and creamy", "that trip of yours")
+}
+
+// Shares from both sides add up: a reply inside an exchange that matches
+// before and after it outranks a reply next to one match only.
+func TestSharesAddUp(t *testing.T) {
+	src := messages{
+		// The single match comes first, so a tie would favour its reply.
+		turn(10, "Is the lake cabin still open in winter?", 1),
+		turn(11, "Sure, we stayed a week there, snowed in with cocoa.", 0),
+		turn(50, "Did you go hiking by the lake?", 1),
+		turn(51, "We swam for hours, then grilled fish on the shore.", 0),
+		turn(52, "The lake hike at dawn was the best part.", 1),
 	}
+	src = withFiller(src, 10, "A lake note number %d, nothing much else.", 0.3)
+	wantOutranks(t, src, "What did Ann do at the lake?", "We swam for hours", "snowed in")
+}
+
+// withFiller adds n weak matches far from every other turn.
+func withFiller(src messages, n int, format string, score float64) messages {
+	for i := range int64(n) {
+		src = append(src, turn(100+3*i, fmt.Sprintf(format, i), score))
+	}
+	return src
+}
+
+// wantOutranks compiles query over src within 60 tokens, which hold the
+// matches and one more turn: it must be the winner's, not the loser's.
+func wantOutranks(t *testing.T, src messages, query, winner, loser string) {
+	t.Helper()
 	env, _, err := compile.New(src, compile.Options{}).Compile(context.Background(),
-		compile.Request{Principal: owner, Query: "What did Ann think of the lasagna?", Budget: 60})
+		compile.Request{Principal: owner, Query: query, Budget: 60})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(env.Text(), "rich and creamy") {
-		t.Errorf("the reply is missing:\n%s", env.Text())
+	if text := env.Text(); !strings.Contains(text, winner) || strings.Contains(text, loser) {
+		t.Errorf("want %q in and %q out:\n%s", winner, loser, text)
 	}
-	if strings.Contains(env.Text(), "that trip of yours") {
-		t.Errorf("the prompt before the match outranked the reply:\n%s", env.Text())
+}
+
+// recordingSource remembers the message query it was asked.
+type recordingSource struct {
+	messages
+	got *tenure.MessageQuery
+}
+
+func (s recordingSource) MessageCandidates(ctx context.Context, q tenure.MessageQuery) ([]tenure.ScoredMessage, error) {
+	*s.got = q
+	return s.messages.MessageCandidates(ctx, q)
+}
+
+// The best matches bring the turns two away (the answer to the question
+// that follows them); turning neighbours off turns that off too.
+func TestHistoryQueryWidensBestMatches(t *testing.T) {
+	for _, c := range []struct {
+		opt              compile.HistoryOptions
+		neighbors, wide0 bool
+	}{{compile.HistoryOptions{}, true, false}, {compile.HistoryOptions{DisableNeighbors: true}, false, true}} {
+		var q tenure.MessageQuery
+		src := recordingSource{messages{turn(1, "We hiked to the falls.", 1)}, &q}
+		if _, _, err := compile.New(src, compile.Options{History: c.opt}).Compile(context.Background(),
+			compile.Request{Principal: owner, Query: "Where did Ann hike?", Budget: 200}); err != nil {
+			t.Fatal(err)
+		}
+		if (q.Neighbors > 0) != c.neighbors || (q.WideMatches == 0) != c.wide0 {
+			t.Errorf("options %+v: query neighbours %d, wide matches %d", c.opt, q.Neighbors, q.WideMatches)
+		}
 	}
 }

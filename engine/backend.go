@@ -64,17 +64,21 @@ type MessageList struct {
 // MessageCandidateFilter selects messages for a compilation: the Limit
 // best full-text matches of any of Words (Score = relevance, higher is
 // better), plus up to Neighbors messages on each side of every match in
-// its thread (Score 0), plus the Recent latest appended messages (Score
-// 0), within the user and project and created before Before when it is
-// set.
+// its thread (Score 0; one more on each side of the WideMatches best),
+// plus the Recent latest appended messages (Score
+// 0) unless RecentUnlessTokens is positive and the matches and neighbours
+// hold at least that many tokens, within the user and project and created
+// before Before when it is set.
 type MessageCandidateFilter struct {
-	Words     []string
-	Limit     int
-	Neighbors int
-	Recent    int
-	UserID    string
-	ProjectID string
-	Before    *time.Time
+	Words              []string
+	Limit              int
+	Neighbors          int
+	WideMatches        int
+	Recent             int
+	RecentUnlessTokens int
+	UserID             string
+	ProjectID          string
+	Before             *time.Time
 }
 
 // NewMessage is a message to insert with what the store derived for it.

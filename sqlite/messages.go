@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -32,18 +30,21 @@ func scanMessages(rows *sql.Rows, tenant string, scored bool) ([]tenure.ScoredMe
 // returns destinations for (nil: none).
 func scanRows(rows *sql.Rows, tenant string, extra func(*tenure.ScoredMessage) []any) ([]tenure.ScoredMessage, error) {
 	defer rows.Close()
-	var out []tenure.ScoredMessage
+	var (
+		out          []tenure.ScoredMessage
+		sm           tenure.ScoredMessage
+		attach, date sql.NullString
+		created      int64
+	)
+	// One set of destinations for every row: a candidate query reads
+	// hundreds, and a fresh slice per row was a tenth of its allocations.
+	dst := []any{&sm.Seq, &sm.Pos, &sm.ThreadID, &sm.ID, &sm.SessionID, &sm.UserID, &sm.ProjectID, &sm.Role, &sm.Speaker,
+		&sm.Content, &attach, &date, &created, &sm.Tokens}
+	if extra != nil {
+		dst = append(dst, extra(&sm)...)
+	}
 	for rows.Next() {
-		var (
-			sm           tenure.ScoredMessage
-			attach, date sql.NullString
-			created      int64
-		)
-		dst := []any{&sm.Seq, &sm.Pos, &sm.ThreadID, &sm.ID, &sm.SessionID, &sm.UserID, &sm.ProjectID, &sm.Role, &sm.Speaker,
-			&sm.Content, &attach, &date, &created, &sm.Tokens}
-		if extra != nil {
-			dst = append(dst, extra(&sm)...)
-		}
+		sm = tenure.ScoredMessage{}
 		if err := rows.Scan(dst...); err != nil {
 			return nil, err
 		}
@@ -105,29 +106,51 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 	return unscored(scored), err
 }
 
-// matches returns the f.Limit best full-text matches within the scope. The
-// full-text index holds every tenant's messages, so it ranks the top k
-// matches alone (FTS5 sorts rowids and scores, not whole rows, which is
-// what makes "ORDER BY rank LIMIT k" cheap) and the scope filter runs on
-// those; when it leaves fewer than f.Limit while more matches exist, k
-// grows and the search runs again, so the result is exactly the top f.Limit
-// in scope.
+// matches returns the f.Limit best full-text matches within the scope,
+// each with the turns within f.Neighbors positions of it in its thread
+// (one more for the f.WideMatches best; score 0 unless they match too), in
+// one statement: the window rows are found on the position index and
+// grouped by message before any row is read. The full-text index holds
+// every tenant's messages, so it ranks the top k matches alone (FTS5 sorts
+// rowids and scores, not whole rows, which is what makes "ORDER BY rank
+// LIMIT k" cheap) and the scope filter runs on those; when it leaves fewer
+// than f.Limit while more matches exist, k grows and the search runs
+// again, so the result is exactly the top f.Limit in scope.
 func (b *backend) matches(ctx context.Context, db *sql.DB, tenant string, f engine.MessageCandidateFilter, scope string, args []any) ([]tenure.ScoredMessage, error) {
+	match := ftsQuery(f.Words)
+	hitScope := strings.ReplaceAll(scope, "m.", "h.")
 	// bm25 weights: speaker, text, dates.
-	for k := f.Limit; ; k *= 4 {
-		match := ftsQuery(f.Words)
-		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+`, x.score FROM
+	q := `WITH hits AS (SELECT h.seq, h.thread_id, h.pos, x.score,
+			row_number() OVER (ORDER BY x.score DESC, h.seq) AS rk FROM
 			(SELECT rowid, -rank AS score FROM messages_fts
 			 WHERE messages_fts MATCH ? AND rank MATCH 'bm25(0.5, 1.0, 1.0)' ORDER BY rank LIMIT ?) x
-			CROSS JOIN messages m ON m.seq = x.rowid
-			WHERE `+scope+` ORDER BY x.score DESC, m.seq LIMIT ?`,
-			append(append([]any{match, k}, args...), f.Limit)...)
+			CROSS JOIN messages h ON h.seq = x.rowid
+			WHERE ` + hitScope + ` ORDER BY x.score DESC, h.seq LIMIT ?),
+		near AS (SELECT n.seq, max(CASE WHEN n.seq = hits.seq THEN hits.score ELSE 0 END) AS score
+			FROM hits CROSS JOIN messages n ON n.tenant_id = ? AND n.thread_id = hits.thread_id
+				AND n.pos BETWEEN hits.pos - ? - (hits.rk <= ?) AND hits.pos + ? + (hits.rk <= ?)
+			GROUP BY n.seq)
+		SELECT ` + messageCols + `, near.score FROM near CROSS JOIN messages m ON m.seq = near.seq
+		WHERE ` + scope + ` ORDER BY near.score DESC, m.seq`
+	for k := f.Limit; ; k *= 4 {
+		qargs := append([]any{match, k}, args...)
+		qargs = append(qargs, f.Limit, tenant, f.Neighbors, f.WideMatches, f.Neighbors, f.WideMatches)
+		rows, err := db.QueryContext(ctx, q, append(qargs, args...)...)
 		if err != nil {
 			return nil, err
 		}
 		out, err := scanMessages(rows, tenant, true)
-		if err != nil || len(out) >= f.Limit {
-			return out, err
+		if err != nil {
+			return nil, err
+		}
+		hits := 0
+		for _, m := range out {
+			if m.Score > 0 {
+				hits++
+			}
+		}
+		if hits >= f.Limit {
+			return out, nil
 		}
 		// Fewer than wanted in scope: were there more matches to rank?
 		var n int
@@ -158,14 +181,7 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 			return nil, err
 		}
 	}
-	if f.Neighbors > 0 && len(out) > 0 {
-		neighbors, err := b.neighbors(ctx, db, tenant, out, f, scope, args)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, neighbors...)
-	}
-	if f.Recent > 0 {
+	if f.Recent > 0 && !holds(out, f.RecentUnlessTokens) {
 		// The latest appended first: seq is the rowid, so this reads the
 		// table's tail. The unary + keeps the planner off the tenant index,
 		// which would sort every message of the tenant to find the last few.
@@ -192,52 +208,17 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 	return out, nil
 }
 
-// neighbors returns the messages within f.Neighbors positions of the
-// matches in their threads that are not matches themselves.
-func (b *backend) neighbors(ctx context.Context, db *sql.DB, tenant string, matches []tenure.ScoredMessage,
-	f engine.MessageCandidateFilter, scope string, args []any) ([]tenure.ScoredMessage, error) {
-	// Wanted positions per thread, looked up directly on (thread, pos).
-	have := map[int64]bool{}
-	want := map[string]map[int64]bool{}
-	for _, m := range matches {
-		have[m.Seq] = true
-		if want[m.ThreadID] == nil {
-			want[m.ThreadID] = map[int64]bool{}
-		}
-		for d := -int64(f.Neighbors); d <= int64(f.Neighbors); d++ {
-			if d != 0 && m.Pos+d > 0 {
-				want[m.ThreadID][m.Pos+d] = true
-			}
-		}
+// holds reports whether msgs hold at least limit tokens (never when limit
+// is 0).
+func holds(msgs []tenure.ScoredMessage, limit int) bool {
+	if limit <= 0 {
+		return false
 	}
-	threads := make([]string, 0, len(want))
-	for th := range want {
-		threads = append(threads, th)
+	n := 0
+	for _, m := range msgs {
+		n += m.Tokens
 	}
-	sort.Strings(threads)
-	var out []tenure.ScoredMessage
-	for _, th := range threads {
-		pos := make([]string, 0, len(want[th]))
-		for p := range want[th] {
-			pos = append(pos, strconv.FormatInt(p, 10))
-		}
-		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m
-			WHERE m.thread_id = ? AND m.pos IN (`+strings.Join(pos, ",")+`) AND `+scope+` ORDER BY m.pos`,
-			append([]any{th}, args...)...)
-		if err != nil {
-			return nil, err
-		}
-		got, err := scanMessages(rows, tenant, false)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range got {
-			if !have[m.Seq] {
-				out = append(out, m)
-			}
-		}
-	}
-	return out, nil
+	return n >= limit
 }
 
 // threadState is the last message of a thread during an append.

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,7 @@ func RunMessages(t *testing.T, f MessageFactory) {
 	t.Run("InvalidAllOrNothing", func(t *testing.T) { testMessagesInvalid(t, f) })
 	t.Run("Isolation", func(t *testing.T) { testMessageIsolation(t, f) })
 	t.Run("Candidates", func(t *testing.T) { testMessageCandidates(t, f) })
+	t.Run("WideMatches", func(t *testing.T) { testWideMatches(t, f) })
 	t.Run("Watermark", func(t *testing.T) { testWatermark(t, f) })
 	t.Run("Recent", func(t *testing.T) { testRecent(t, f) })
 }
@@ -210,6 +212,43 @@ func testMessageCandidates(t *testing.T, f MessageFactory) {
 	}
 }
 
+// The best matches bring the turns two away too: the answer to the
+// question that follows a strong match.
+func testWideMatches(t *testing.T, f MessageFactory) {
+	s, _ := newMsgEnv(t, f)
+	ctx := t.Context()
+	var in []tenure.Message
+	for i, text := range []string{"How was the weekend?", "We hiked up to the falls on Saturday.", "Which trail?",
+		"The north ridge one, steep but lovely.", "Nice!", "Shall we go again?"} {
+		in = append(in, msg("th", fmt.Sprint(i), []string{"Ann", "Ben"}[i%2], text, T0.Add(time.Duration(i)*time.Minute)))
+	}
+	if _, err := s.AppendMessages(ctx, employee, in); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(wide int) string {
+		t.Helper()
+		got, err := s.MessageCandidates(ctx, tenure.MessageQuery{Principal: employee, Text: "hiked falls", Limit: 1, Neighbors: 1, WideMatches: wide})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range got {
+			out = append(out, m.ID)
+		}
+		sort.Strings(out)
+		return strings.Join(out, ",")
+	}
+	if got := ids(0); got != "0,1,2" {
+		t.Errorf("one neighbour each side = %s, want 0,1,2", got)
+	}
+	if got := ids(1); got != "0,1,2,3" {
+		t.Errorf("the best match widened = %s, want 0,1,2,3", got)
+	}
+	if _, err := s.MessageCandidates(ctx, tenure.MessageQuery{Principal: employee, Text: "falls", WideMatches: -1}); tenure.ErrorCode(err) != tenure.CodeInvalid {
+		t.Errorf("negative WideMatches: err = %v, want invalid", err)
+	}
+}
+
 func testWatermark(t *testing.T, f MessageFactory) {
 	s, _ := newMsgEnv(t, f)
 	ctx := t.Context()
@@ -273,11 +312,20 @@ func testRecent(t *testing.T, f MessageFactory) {
 	if strings.Join(ids, ",") != "0:true,3:false,2:false" {
 		t.Errorf("candidates = %v, want 0:true,3:false,2:false", ids)
 	}
+	// Matches holding enough tokens leave no room for the latest turns.
+	full, err := s.MessageCandidates(ctx, tenure.MessageQuery{Principal: employee, Text: "rex", Limit: 5, Recent: 2, RecentUnlessTokens: 1})
+	if err != nil || len(full) != 1 || full[0].ID != "0" {
+		t.Errorf("recent with the matches holding enough tokens = %+v, %v; want the match alone", full, err)
+	}
+	roomy, err := s.MessageCandidates(ctx, tenure.MessageQuery{Principal: employee, Text: "rex", Limit: 5, Recent: 2, RecentUnlessTokens: 1000})
+	if err != nil || len(roomy) != 3 {
+		t.Errorf("recent with the matches holding few tokens = %+v, %v; want the match and two latest", roomy, err)
+	}
 	none, err := s.MessageCandidates(ctx, tenure.MessageQuery{Principal: employee, Text: "", Recent: 1})
 	if err != nil || len(none) != 1 || none[0].ID != "3" {
 		t.Errorf("recent without a query = %+v, %v; want message 3", none, err)
 	}
-	for _, q := range []tenure.MessageQuery{{Recent: -1}, {Recent: 10_001}, {Neighbors: 11}, {Limit: 10_001}} {
+	for _, q := range []tenure.MessageQuery{{Recent: -1}, {Recent: 10_001}, {Neighbors: 11}, {Limit: 10_001}, {RecentUnlessTokens: -1}} {
 		q.Principal, q.Text = employee, "rex"
 		if _, err := s.MessageCandidates(ctx, q); tenure.ErrorCode(err) != tenure.CodeInvalid {
 			t.Errorf("MessageCandidates(%+v): err = %v, want invalid", q, err)
