@@ -65,9 +65,9 @@ type MessageList struct {
 // best full-text matches of any of Words (Score = relevance, higher is
 // better), plus up to Neighbors messages on each side of every match in
 // its thread (Score 0; one more on each side of the WideMatches best),
-// plus the Recent latest appended messages (Score
-// 0) unless RecentUnlessTokens is positive and the matches and neighbours
-// hold at least that many tokens, within the user and project and created
+// plus the Recent latest appended messages (Score 0) unless
+// RecentUnlessTokens is positive and the matches and neighbours hold at
+// least that many tokens; all within the user and project, and created
 // before Before when it is set.
 type MessageCandidateFilter struct {
 	Words              []string

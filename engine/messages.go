@@ -267,13 +267,16 @@ func (e *Engine) MessageCandidates(ctx context.Context, q tenure.MessageQuery) (
 	for _, c := range []struct {
 		field    string
 		v, limit int
-	}{{"limit", q.Limit, 10_000}, {"neighbors", q.Neighbors, 10}, {"wide_matches", q.WideMatches, 10_000}, {"recent", q.Recent, 10_000},
-		{"recent_unless_tokens", q.RecentUnlessTokens, 1 << 30}} {
+	}{
+		{"limit", q.Limit, 10_000}, {"neighbors", q.Neighbors, 10}, {"wide_matches", q.WideMatches, 10_000},
+		{"recent", q.Recent, 10_000}, {"recent_unless_tokens", q.RecentUnlessTokens, 1 << 30},
+	} {
 		if c.v < 0 || c.v > c.limit {
 			return nil, fmt.Errorf("message candidates: %w", tenure.Errorf(tenure.CodeInvalid, c.field, "must be between 0 and %d", c.limit))
 		}
 	}
 	out, err := e.b.MessageCandidates(ctx, p.TenantID, MessageCandidateFilter{Words: words, Limit: q.Limit,
-		Neighbors: q.Neighbors, WideMatches: q.WideMatches, Recent: q.Recent, RecentUnlessTokens: q.RecentUnlessTokens, UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before})
+		Neighbors: q.Neighbors, WideMatches: q.WideMatches, Recent: q.Recent, RecentUnlessTokens: q.RecentUnlessTokens,
+		UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before})
 	return out, wrapIf("message candidates", err)
 }
