@@ -116,22 +116,22 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 // LIMIT k" cheap) and the scope filter runs on those; when it leaves fewer
 // than f.Limit while more matches exist, k grows and the search runs
 // again, so the result is exactly the top f.Limit in scope.
-func (b *backend) matches(ctx context.Context, db *sql.DB, tenant string, f engine.MessageCandidateFilter, scope string, args []any) ([]tenure.ScoredMessage, error) {
+func (b *backend) matches(ctx context.Context, db *sql.DB, tenant string, f engine.MessageCandidateFilter,
+	scope func(alias string) string, args []any) ([]tenure.ScoredMessage, error) {
 	match := ftsQuery(f.Words)
-	hitScope := strings.ReplaceAll(scope, "m.", "h.")
 	// bm25 weights: speaker, text, dates.
 	q := `WITH hits AS (SELECT h.seq, h.thread_id, h.pos, x.score,
 			row_number() OVER (ORDER BY x.score DESC, h.seq) AS rk FROM
 			(SELECT rowid, -rank AS score FROM messages_fts
 			 WHERE messages_fts MATCH ? AND rank MATCH 'bm25(0.5, 1.0, 1.0)' ORDER BY rank LIMIT ?) x
 			CROSS JOIN messages h ON h.seq = x.rowid
-			WHERE ` + hitScope + ` ORDER BY x.score DESC, h.seq LIMIT ?),
+			WHERE ` + scope("h") + ` ORDER BY x.score DESC, h.seq LIMIT ?),
 		near AS (SELECT n.seq, max(CASE WHEN n.seq = hits.seq THEN hits.score ELSE 0 END) AS score
 			FROM hits CROSS JOIN messages n ON n.tenant_id = ? AND n.thread_id = hits.thread_id
 				AND n.pos BETWEEN hits.pos - ? - (hits.rk <= ?) AND hits.pos + ? + (hits.rk <= ?)
 			GROUP BY n.seq)
 		SELECT ` + messageCols + `, near.score FROM near CROSS JOIN messages m ON m.seq = near.seq
-		WHERE ` + scope + ` ORDER BY near.score DESC, m.seq`
+		WHERE ` + scope("m") + ` ORDER BY near.score DESC, m.seq`
 	for k := f.Limit; ; k *= 4 {
 		qargs := append([]any{match, k}, args...)
 		qargs = append(qargs, f.Limit, tenant, f.Neighbors, f.WideMatches, f.Neighbors, f.WideMatches)
@@ -166,12 +166,11 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 	if err != nil {
 		return nil, err
 	}
-	scope := `m.tenant_id = ? AND (m.user_id = '' OR m.user_id = ?) AND (m.project_id = '' OR m.project_id = ?)`
 	args := []any{tenant, f.UserID, f.ProjectID}
 	if f.Before != nil {
-		scope += ` AND m.created_at < ?`
 		args = append(args, f.Before.UnixNano())
 	}
+	scope := func(alias string) string { return candidateScope(alias, f.Before != nil) }
 	var out []tenure.ScoredMessage
 	if len(f.Words) > 0 && f.Limit > 0 {
 		if err := b.searchable(ctx); err != nil {
@@ -185,7 +184,7 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 		// The latest appended first: seq is the rowid, so this reads the
 		// table's tail. The unary + keeps the planner off the tenant index,
 		// which would sort every message of the tenant to find the last few.
-		recentScope := strings.Replace(scope, "m.tenant_id = ?", "+m.tenant_id = ?", 1)
+		recentScope := "+" + scope("m")
 		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE `+recentScope+` ORDER BY m.seq DESC LIMIT ?`,
 			append(args, f.Recent)...)
 		if err != nil {
@@ -206,6 +205,20 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 		}
 	}
 	return out, nil
+}
+
+// candidateScope is the condition on a messages table aliased alias that
+// keeps a principal's candidates: the tenant, the user's and the project's
+// (or shared) messages, and, with before, those created before a time. Its
+// arguments are tenant, user, project and the time.
+func candidateScope(alias string, before bool) string {
+	a := alias
+	s := a + `.tenant_id = ? AND (` + a + `.user_id = '' OR ` + a + `.user_id = ?) AND (` +
+		a + `.project_id = '' OR ` + a + `.project_id = ?)`
+	if before {
+		s += ` AND ` + alias + `.created_at < ?`
+	}
+	return s
 }
 
 // holds reports whether msgs hold at least limit tokens (never when limit
