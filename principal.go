@@ -31,6 +31,13 @@ const (
 	PermAnyUser = "scope:any_user"
 	// PermRulesWrite allows writing developer rules (authority level 1).
 	PermRulesWrite = "rules:write"
+	// PermTraceRead allows reading every compile trace of the tenant, not
+	// only one's own.
+	PermTraceRead = "trace:read"
+	// PermTraceFull shows, in the traces the principal reads, the objects
+	// withheld by the scope and permission gates (ids and counts); without
+	// it a withheld object is simply absent, as if it did not exist.
+	PermTraceFull = "trace:full"
 )
 
 // DefaultTenant is the tenant used when none is given.
@@ -120,6 +127,14 @@ func (p Principal) CanRead(o *Object) bool {
 		}
 	}
 	return false
+}
+
+// CanSee reports whether o exists for the principal: CanRead, and o names
+// no user, the principal's own, or the principal may act for any user
+// (PermAnyUser). A user's objects are access-controlled like a
+// classification; projects, sessions and tasks only narrow reads.
+func (p Principal) CanSee(o *Object) bool {
+	return p.CanRead(o) && (o.UserID == "" || o.UserID == p.UserID || p.HasPermission(PermAnyUser))
 }
 
 // Hierarchy is the ordered authority hierarchy of principals, highest first.

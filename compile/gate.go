@@ -26,14 +26,16 @@ func (r *run) gate(context.Context) (int, int, error) {
 }
 
 // withhold drops an object for scope or permission. Only principals
-// allowed full traces see its id; others see a count, so that a denied
-// object stays indistinguishable from a missing one.
+// allowed full traces (trace:full) see it: its id in omitted_objects and
+// its count in withheld. For anyone else it leaves no trace, not even a
+// count, so that a denied object stays indistinguishable from a missing
+// one.
 func (r *run) withhold(it *item, reason OmitReason) {
-	if r.full {
-		r.omit(it, reason)
+	if !r.full {
+		it.dropped = true
 		return
 	}
-	it.dropped = true
+	r.omit(it, reason)
 	if r.trace.Withheld == nil {
 		r.trace.Withheld = map[OmitReason]int{}
 	}

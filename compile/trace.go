@@ -70,9 +70,10 @@ type Trace struct {
 	Compiled    []CompiledObject    `json:"compiled_objects"`
 	Omitted     []OmittedObject     `json:"omitted_objects"`
 	Quarantined []QuarantinedObject `json:"quarantined_objects"`
-	// Withheld counts candidates dropped by the scope and permission gates.
-	// Their ids are listed in Omitted only for principals allowed to see
-	// full traces; for anyone else a denied object must look missing.
+	// Withheld counts candidates dropped by the scope and permission gates,
+	// which Omitted lists by id. Both are filled only for principals
+	// allowed full traces (trace:full); for anyone else a denied object
+	// must look missing, so it is neither listed nor counted.
 	Withheld map[OmitReason]int `json:"withheld,omitempty"`
 
 	Retrieval RetrievalMeta  `json:"retrieval_metadata"`
