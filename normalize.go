@@ -40,6 +40,8 @@ func (o *Object) CheckInput() error {
 		return Errorf(CodeInvalid, "supersession_link", "is set by the store; name the old object in supersedes of the new one")
 	case o.WrittenBy != "" || o.AuthorAuthority != "":
 		return Errorf(CodeInvalid, "written_by", "is set by the store from the principal")
+	case o.Binding:
+		return Errorf(CodeInvalid, "binding", "is set by the store from the writer's permissions (%s)", PermRulesWrite)
 	}
 	return nil
 }

@@ -355,14 +355,19 @@ func (r *run) renderHistory(it *item) string {
 	} else {
 		fmt.Fprintf(&b, "%s: ", speakerOf(m))
 	}
-	b.WriteString(m.Text())
+	if m.Role == "tool" {
+		// Tool output is data, never a turn anyone said.
+		b.WriteString(wrapInline(m.ID, "message://"+m.ThreadID+"/"+m.ID, m.Text()))
+	} else {
+		b.WriteString(inlineText(m.Text()))
+	}
 	if !r.c.opt.History.DisableTemporal && len(m.Dates) > 0 {
 		b.WriteString(" (")
 		for i, d := range m.Dates {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			b.WriteString(d.Expr)
+			b.WriteString(inlineText(d.Expr))
 			b.WriteString(" = ")
 			b.WriteString(temporal.Format(d))
 		}
@@ -371,9 +376,11 @@ func (r *run) renderHistory(it *item) string {
 	return b.String()
 }
 
+// speakerOf names who said a past message: the speaker's name (quoted
+// when it reads as structure) or the role.
 func speakerOf(m *tenure.ScoredMessage) string {
 	if m.Speaker != "" {
-		return m.Speaker
+		return speakerLabel(m.Speaker)
 	}
 	return m.Role
 }

@@ -99,16 +99,21 @@ func (r *run) inputObject(id, content string, t tenure.ObjectType, level int, or
 	return o
 }
 
-// isDocument reports whether a stored object is a retrieved payload.
-func isDocument(o *tenure.Object) bool {
-	return o.Level() == tenure.LevelRetrieved || o.Layer == tenure.LayerCorpus || o.ObjectType == tenure.TypeRetrievedPassage
-}
+// isDocument reports whether a stored object is a retrieved payload
+// (whatever authority it was stored with, content of an external origin
+// is data).
+func isDocument(o *tenure.Object) bool { return o.Retrieved() }
 
-// sectionFor places a stored object.
+// sectionFor places a stored object. Only binding objects (written with
+// the rules permission) reach the system-role sections; a policy or tool
+// object without it (written before the write policy existed) is shown as
+// memory.
 func sectionFor(o *tenure.Object) SectionKind {
 	switch {
 	case o.StateItem != nil || o.Layer == tenure.LayerWorkingSet || isSummary(o):
 		return SectionState
+	case !o.Binding:
+		return SectionMemory
 	case o.ObjectType == tenure.TypeToolSchema || o.Layer == tenure.LayerTool:
 		return SectionTools
 	case isPolicy(o):

@@ -195,7 +195,7 @@ func (r *run) assignTier(it *item) {
 		it.tier = TierImportant
 	case it.score <= 0:
 		it.tier = TierIrrelevant
-	case o.IsConstraint && o.Level() <= tenure.LevelUser:
+	case o.IsConstraint && o.Level() <= tenure.LevelUser && r.promotable(o):
 		it.tier = TierCritical
 	case it.score >= importantScore:
 		it.tier = TierImportant

@@ -46,7 +46,18 @@ type Request struct {
 	Mode      Mode   `json:"mode,omitempty"`
 	// AsOf compiles what the system believed at that transaction time.
 	AsOf *time.Time `json:"as_of,omitempty"`
+	// RulesOverflow says what happens when the binding rules (authority 0
+	// and 1) do not fit the budget: RulesFail (the default) fails the
+	// compilation with CodeTooLarge; RulesDrop drops the lowest rules first
+	// and says so in the trace's warnings.
+	RulesOverflow string `json:"rules_overflow,omitempty"`
 }
+
+// What to do with binding rules that do not fit the budget.
+const (
+	RulesFail = "fail"
+	RulesDrop = "drop"
+)
 
 // Message is a conversation turn.
 type Message struct {
@@ -94,6 +105,12 @@ func (r *Request) normalize() error {
 		r.Mode = ModeFull
 	}
 	if _, err := tenure.ParseVocab("mode", string(r.Mode), Modes); err != nil {
+		return err
+	}
+	if r.RulesOverflow == "" {
+		r.RulesOverflow = RulesFail
+	}
+	if _, err := tenure.ParseVocab("rules_overflow", r.RulesOverflow, []string{RulesFail, RulesDrop}); err != nil {
 		return err
 	}
 	if r.TaskType != "" {

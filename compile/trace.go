@@ -48,6 +48,9 @@ const (
 	OmitIrrelevant   OmitReason = "irrelevant_to_active_task"
 	OmitInactiveTask OmitReason = "inactive_for_task_type"
 	OmitDuplicate    OmitReason = "duplicate"
+	// OmitRuleOverBudget drops a binding rule that did not fit, only when
+	// the request allows it (RulesDrop); the trace also warns.
+	OmitRuleOverBudget OmitReason = "binding_rule_over_budget"
 )
 
 // Trace records one compilation.
@@ -74,6 +77,10 @@ type Trace struct {
 	// Their ids are listed in Omitted only for principals allowed to see
 	// full traces; for anyone else a denied object must look missing.
 	Withheld map[OmitReason]int `json:"withheld,omitempty"`
+
+	// Warnings say what the caller must know about this envelope, e.g.
+	// binding rules dropped for budget.
+	Warnings []string `json:"warnings,omitempty"`
 
 	Retrieval RetrievalMeta  `json:"retrieval_metadata"`
 	Cache     CacheMeta      `json:"cache_metadata"`

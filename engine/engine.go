@@ -22,6 +22,9 @@ type Options struct {
 	Now func() time.Time
 	// Hierarchy ranks principals (default tenure.DefaultHierarchy).
 	Hierarchy tenure.Hierarchy
+	// WritePolicy says who may write binding content (default
+	// tenure.DefaultWritePolicy; an empty non-nil list allows everything).
+	WritePolicy []tenure.WriteRule
 	// Logger receives write outcomes at debug level (default: discard).
 	Logger *slog.Logger
 	// NewID generates object ids (default: UUIDv7, time-ordered).

@@ -33,7 +33,7 @@ type env struct {
 
 var (
 	adminP = tenure.Principal{TenantID: "acme", UserID: "root", Authority: "policy", Clearance: tenure.HighlyRestricted,
-		Roles: []string{"admin"}}
+		Roles: []string{"admin"}, Permissions: []string{tenure.PermRulesWrite, tenure.PermEnvironmentWrite}}
 	aliceP = tenure.Principal{TenantID: "acme", UserID: "alice", Authority: "employee", Clearance: tenure.Restricted}
 	bobP   = tenure.Principal{TenantID: "globex", UserID: "bob", Authority: "employee", Clearance: tenure.Restricted}
 )

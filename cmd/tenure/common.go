@@ -65,8 +65,14 @@ func localOwner() tenure.Principal {
 		Authority: tenure.DefaultHierarchy.Top(),
 		Clearance: tenure.HighlyRestricted,
 		Roles:     []string{"admin"},
+		// The owner holds every capability explicitly: rank decides who
+		// wins a conflict, permissions decide what may be written or seen.
+		Permissions: ownerPermissions,
 	}
 }
+
+// ownerPermissions are the local owner's and the first admin key's.
+var ownerPermissions = []string{tenure.PermRulesWrite, tenure.PermEnvironmentWrite, compile.PermTraceFull}
 
 // principal builds and validates who is asking, so that a bad principal is
 // rejected before the store is opened.
