@@ -18,7 +18,7 @@ func (r *run) contain(context.Context) (int, int, error) {
 	n := 0
 	for _, it := range r.live(SectionTail) {
 		if it.msg != nil && it.msg.Role == "tool" {
-			it.line = messageLabel(it.msg) + ": " + wrapData(it.obj.ObjectID, it.obj.SourceOrigin, "", "", it.msg.Content)
+			it.line = wrapData(it.obj.ObjectID, it.obj.SourceOrigin, "", "", it.msg.Content)
 			n++
 		}
 	}

@@ -178,7 +178,7 @@ func keyLabel(o *tenure.Object) string {
 	if o.Key == "" || o.Key == o.ObjectID || strings.Contains(strings.ToLower(o.Content), strings.ToLower(o.Key)) {
 		return ""
 	}
-	return inlineText(o.Key)
+	return keyText(o.Key)
 }
 
 // renderMessage renders a tail message: its speaker (or role) and its

@@ -68,6 +68,16 @@ func speakerLabel(s string) string {
 	return s
 }
 
+// keyText renders a key where it follows a line's bullet ("- key: …"): a
+// key that would make the line read as a rule or a role is quoted.
+func keyText(s string) string {
+	s = inlineText(s)
+	if f := fold(s); reservedLabels[strings.TrimRight(f, " :")] || structuralStart(f) || structuralStart("- "+f) {
+		return `"` + strings.ReplaceAll(s, `"`, `'`) + `"`
+	}
+	return s
+}
+
 // reservedLabels are words that, followed by a colon at the start of a
 // line, read as a role marker or a rule.
 var reservedLabels = map[string]bool{"system": true, "assistant": true, "user": true, "developer": true, "tool": true,
