@@ -153,7 +153,7 @@ func (r *run) render(it *item) string {
 
 // keyLabel returns the key to show before a value, or "" when the key adds
 // nothing (an id, or already in the content).
-func keyLabel(o *tenure.Object) string {
+func keyLabel(o *object) string {
 	if o.Key == "" || o.Key == o.ObjectID || strings.Contains(strings.ToLower(o.Content), strings.ToLower(o.Key)) {
 		return ""
 	}

@@ -1,0 +1,4 @@
+package compile
+
+// SplitUnits exposes the document splitter to the external tests.
+var SplitUnits = splitUnits
