@@ -111,7 +111,7 @@ func (w *writer) put(ctx context.Context, o tenure.Object) (tenure.WriteResult, 
 	}
 	validFromGiven := !o.ValidFrom.IsZero()
 	o.ApplyDefaults(w.now)
-	if err := o.Validate(); err != nil {
+	if err := o.ValidateWithin(w.e.opt.MaxContentBytes); err != nil {
 		return res, err
 	}
 	if err := w.authorize(&o); err != nil {
