@@ -31,6 +31,10 @@ const (
 	PermAnyUser = "scope:any_user"
 	// PermRulesWrite allows writing developer rules (authority level 1).
 	PermRulesWrite = "rules:write"
+	// PermMetricsRead allows reading the server's metrics (GET /metrics),
+	// which count every tenant's requests: a server-wide permission, not
+	// granted by any rank.
+	PermMetricsRead = "metrics:read"
 )
 
 // DefaultTenant is the tenant used when none is given.
