@@ -21,8 +21,9 @@ const (
 // document share their document's object and carry their own id and text
 // here, shadowing the shared object's: a whole copy of the object per
 // subunit was most of a large document's compile memory. The shared
-// object is read-only; pass it (obj.Object) only where its id and content
-// are not read.
+// object is read-only. Its methods, promoted here, and functions given
+// obj.Object read the shared id and content: for a subunit, use them only
+// where those are not read (SearchText, for one, is not).
 type object struct {
 	*tenure.Object
 	ObjectID string
