@@ -33,6 +33,10 @@ const (
 	// rank) and developer rules, the policy and tenant layers, policy rules
 	// and constraints, and tool definitions (see DefaultWritePolicy).
 	PermRulesWrite = "rules:write"
+	// PermMetricsRead allows reading the server's metrics (GET /metrics),
+	// which count every tenant's requests: a server-wide permission, not
+	// granted by any rank.
+	PermMetricsRead = "metrics:read"
 )
 
 // DefaultTenant is the tenant used when none is given.

@@ -90,7 +90,7 @@ func (r *run) compiledAs(it *item) CompiledAs {
 			return AsHardConstraint
 		}
 		return AsGuidance
-	case !r.promotable(o):
+	case !r.promotable(o.Object):
 		return AsContext
 	case o.IsConstraint && o.Level() <= tenure.LevelUser && tierRank(it.tier) <= tierRank(TierUseful):
 		return AsHardConstraint
@@ -150,7 +150,7 @@ func (r *run) render(it *item) string {
 			b.WriteString(": ")
 		}
 		b.WriteString(inlineText(o.Content))
-		if o.IsConstraint && !r.promotable(o) && !o.Retrieved() {
+		if o.IsConstraint && !r.promotable(o.Object) && !o.Retrieved() {
 			b.WriteString(" (a constraint stated by ")
 			b.WriteString(inlineText(firstNonEmpty(o.WrittenBy, "another principal")))
 			b.WriteString("; not binding on you)")
@@ -174,7 +174,7 @@ func firstNonEmpty(a, b string) string {
 
 // keyLabel returns the key to show before a value, or "" when the key adds
 // nothing (an id, or already in the content).
-func keyLabel(o *tenure.Object) string {
+func keyLabel(o *object) string {
 	if o.Key == "" || o.Key == o.ObjectID || strings.Contains(strings.ToLower(o.Content), strings.ToLower(o.Key)) {
 		return ""
 	}

@@ -1,7 +1,10 @@
 package compile
 
-// Hooks for the external tests of the untrusted-text renderer.
+// Hooks for the external tests.
 var (
+	// SplitUnits exposes the document splitter.
+	SplitUnits = splitUnits
+	// The untrusted-text renderer.
 	InlineText      = inlineText
 	BlockText       = blockText
 	FencedText      = fencedText

@@ -104,15 +104,16 @@ func (r *run) addHistory(ctx context.Context) error {
 		inTail[m.ID] = true
 	}
 	// One allocation for all the items: a compilation holds hundreds.
-	pool := make([]item, len(msgs))
+	pool, objs := make([]item, len(msgs)), make([]tenure.Object, len(msgs))
 	for i := range msgs {
 		sm := &msgs[i]
 		if sm.TenantID != r.p.TenantID || inTail[sm.ID] {
 			continue
 		}
-		o := r.inputObject("msg:"+sm.ThreadID+":"+sm.ID, sm.Text(), tenure.TypeFact, messageLevel(sm.Role), "message://"+sm.ThreadID+"/"+sm.ID)
+		o := &objs[i]
+		*o = r.inputObject("msg:"+sm.ThreadID+":"+sm.ID, sm.Text(), tenure.TypeFact, messageLevel(sm.Role), "message://"+sm.ThreadID+"/"+sm.ID)
 		o.ValidFrom, o.LastConfirmed, o.SessionID = sm.CreatedAt, sm.CreatedAt, sm.SessionID
-		pool[i] = item{obj: o, origin: fromMessage, section: SectionHistory, hist: sm}
+		pool[i] = item{obj: newObject(o), origin: fromMessage, section: SectionHistory, hist: sm}
 		r.items = append(r.items, &pool[i])
 	}
 	return nil

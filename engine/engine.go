@@ -40,6 +40,12 @@ type Options struct {
 	SessionGap time.Duration
 	// State configures structured-state extraction.
 	State StateOptions
+	// MaxContentBytes bounds an object's content and value and a
+	// message's content, in bytes each (default tenure.MaxContentLen,
+	// 1 MiB): a write over it fails with CodeTooLarge naming the field and
+	// writes nothing. Compilations read stored objects whole, so this
+	// bounds what one object adds to every compilation that touches it.
+	MaxContentBytes int
 }
 
 // Engine applies Tenure's semantics over a Backend.
@@ -76,6 +82,9 @@ func New(b Backend, opt Options) *Engine {
 	}
 	if opt.SessionGap <= 0 {
 		opt.SessionGap = DefaultSessionGap
+	}
+	if opt.MaxContentBytes <= 0 {
+		opt.MaxContentBytes = tenure.MaxContentLen
 	}
 	return &Engine{b: b, opt: opt}
 }

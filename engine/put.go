@@ -116,7 +116,7 @@ func (w *writer) put(ctx context.Context, o tenure.Object) (tenure.WriteResult, 
 		// the request says, so it can never be promoted to a rule.
 		o.AuthorityLevel = tenure.Ptr(tenure.LevelRetrieved)
 	}
-	if err := o.Validate(); err != nil {
+	if err := o.ValidateWithin(w.e.opt.MaxContentBytes); err != nil {
 		return res, err
 	}
 	if err := w.authorize(&o); err != nil {

@@ -452,7 +452,7 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 			return nil, nil, err
 		}
 	}
-	env, tr, err := s.opt.Compiler.Compile(ctx, req)
+	env, tr, err := s.compile(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -466,6 +466,16 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 		txt = "(empty envelope: nothing visible to the principal is relevant to this query)\n"
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: txt}}}, out, nil
+}
+
+// compile runs a compilation if the concurrency cap admits it.
+func (s *Server) compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error) {
+	release, err := s.opt.Compiles.Acquire()
+	if err != nil {
+		return compile.Envelope{}, compile.Trace{}, err
+	}
+	defer release()
+	return s.opt.Compiler.Compile(ctx, req)
 }
 
 // tail returns the latest n turns of a thread, oldest first, as the
@@ -509,7 +519,7 @@ func (s *Server) recall(ctx context.Context, c call, in RecallInput) (*sdk.CallT
 	if limit > maxRecall {
 		return nil, nil, tenure.Errorf(tenure.CodeInvalid, "limit", "at most %d", maxRecall)
 	}
-	_, tr, err := s.opt.Compiler.Compile(ctx, req)
+	_, tr, err := s.compile(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
