@@ -119,6 +119,9 @@ func (e *advEnv) setup(c *advCase) {
 	for route, p := range map[string]tenure.Principal{"constraint_guest": guest, "constraint_intern": intern,
 		"constraint_employee": employee, "constraint_manager": manager} {
 		put(route, p, tenure.Object{Key: "limit." + p.UserID, Content: c.fill(route), IsConstraint: true, ConstraintType: tenure.ConstraintBudget})
+		if c.tenant != "t0000" {
+			continue // the refusals are checked once, on the baseline
+		}
 		// Binding forms are refused outright for these writers.
 		for _, o := range []tenure.Object{
 			{Key: "pol." + p.UserID, Content: c.fill(route), IsConstraint: true, ConstraintType: tenure.ConstraintPolicy},
@@ -177,7 +180,7 @@ func (e *advEnv) request(c *advCase) compile.Request {
 	}
 	return compile.Request{
 		Principal:        e.principal(c, "root", "policy", tenure.PermRulesWrite),
-		Query:            strings.Join(query, " ") + " analytics store",
+		Query:            strings.Join(query, " "),
 		Budget:           400_000,
 		Instructions:     []compile.Instruction{{Role: "system", Text: "You are the reporting assistant."}},
 		LateInstructions: []compile.Instruction{{Role: "developer", Text: "Answer briefly."}},

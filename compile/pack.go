@@ -454,9 +454,11 @@ func (r *run) reserveRules(pl *plan, room int) (int, error) {
 				"%d tokens cannot hold the binding rules (policy section: %d rules, %d tokens) with the system instructions and the current turn; raise the budget, or set rules_overflow to %q to drop the lowest rules",
 				r.req.Budget, pl.required, pl.tokens, RulesDrop)
 		}
+		// A rule below the dropped one must not survive it: the optional
+		// rules go too (reported as budget omissions).
 		pl.required--
 		dropped := pl.blocks[pl.required]
-		pl.blocks = slices.Delete(pl.blocks, pl.required, pl.required+1)
+		pl.blocks = pl.blocks[:pl.required]
 		for _, it := range dropped.items {
 			r.omit(it, OmitRuleOverBudget)
 			r.trace.Warnings = append(r.trace.Warnings, fmt.Sprintf("binding rule %s (authority level %d) dropped: the budget cannot hold it", it.obj.ObjectID, it.obj.Level()))

@@ -101,6 +101,8 @@ type CompileInput struct {
 	TailTurns int    `json:"tail_turns,omitempty" jsonschema:"how many of the thread's latest turns to include verbatim (with thread_id)"`
 	TaskType  string `json:"task_type,omitempty" jsonschema:"the kind of task, which activates task-specific memory"`
 	Mode      string `json:"mode,omitempty" jsonschema:"budget allocation: full, or minimal for small budgets"`
+	// RulesOverflow is compile.Request.RulesOverflow.
+	RulesOverflow string `json:"rules_overflow,omitempty" jsonschema:"when the binding rules do not fit the budget: fail (default), or drop the lowest ones with a warning in the trace"`
 }
 
 // CompileOutput is the result of compile_context.
@@ -202,11 +204,12 @@ func (s *Server) addTools() {
 			"past conversation, retrieved data (wrapped as untrusted), structured state and the recent conversation, in cache order.",
 		Annotations: readOnly,
 		InputSchema: inputSchema[CompileInput](map[string]prop{
-			"budget":     {def: s.opt.DefaultBudget, min: num(1), max: num(compile.MaxBudget)},
-			"format":     {enum: compile.Formats, def: compile.FormatText},
-			"tail_turns": {def: 10, min: num(0), max: num(maxTailTurns)},
-			"task_type":  {enum: vocab(tenure.TaskTypes)},
-			"mode":       {enum: vocab(compile.Modes), def: string(compile.ModeFull)},
+			"budget":         {def: s.opt.DefaultBudget, min: num(1), max: num(compile.MaxBudget)},
+			"format":         {enum: compile.Formats, def: compile.FormatText},
+			"tail_turns":     {def: 10, min: num(0), max: num(maxTailTurns)},
+			"task_type":      {enum: vocab(tenure.TaskTypes)},
+			"mode":           {enum: vocab(compile.Modes), def: string(compile.ModeFull)},
+			"rules_overflow": {enum: []string{compile.RulesFail, compile.RulesDrop}, def: compile.RulesFail},
 		}),
 	}, s.compileContext)
 	addTool(s, &sdk.Tool{Name: ToolRecall, Title: "Recall",
@@ -443,6 +446,7 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 	if err != nil {
 		return nil, nil, err
 	}
+	req.RulesOverflow = in.RulesOverflow
 	format, err := compile.ParseFormat(in.Format)
 	if err != nil {
 		return nil, nil, err
