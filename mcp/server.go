@@ -76,7 +76,8 @@ type Options struct {
 	NewID func() string
 	// Logger receives server events and internal errors (default: discard).
 	Logger *slog.Logger
-	// Version is reported to clients at initialization (default "dev").
+	// Version is reported to clients at initialization (default
+	// tenure.Version(), the build's version).
 	Version string
 }
 
@@ -116,7 +117,7 @@ func NewServer(store Store, opt Options) *Server {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opt.Version == "" {
-		opt.Version = "dev"
+		opt.Version = tenure.Version()
 	}
 	s := &Server{store: store, opt: opt}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "tenure", Title: "Tenure", Version: opt.Version},

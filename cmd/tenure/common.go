@@ -81,6 +81,11 @@ func (c *common) principal() (tenure.Principal, error) {
 	if err != nil {
 		return p, err
 	}
+	if c.principalFile == "" && (c.set("user") || c.set("authority")) && !c.set("permissions") {
+		// Acting as someone else is not acting as the owner: the owner's
+		// permissions do not carry over unless --permissions says so.
+		p.Permissions = nil
+	}
 	p = p.WithDefaults(tenure.DefaultHierarchy)
 	if err := p.Validate(tenure.DefaultHierarchy); err != nil {
 		return p, fmt.Errorf("principal: %w", prefixField("principal.", err))
@@ -286,6 +291,13 @@ type principalFlags struct {
 	principalFile                      string
 	tenant, user, authority, clearance string
 	roles, permissions                 string
+}
+
+// set reports whether the flag name was given.
+func (c *principalFlags) set(name string) bool {
+	given := false
+	c.fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // overlayPrincipal starts from p, replaces it with the --principal file when

@@ -20,7 +20,7 @@ func TestCompileVectors(t *testing.T) {
 		t.Errorf("envelope:\n%s", out)
 	}
 	put(t, db, `{"key":"discount","value":"max 15%","authority_level":1,"is_constraint":true,"constraint_type":"policy"}`,
-		"--authority", "manager", "--user", "cfo")
+		"--authority", "manager", "--user", "cfo", "--permissions", "rules:write")
 	put(t, db, `{"key":"discount","value":"25% is fine"}`, "--authority", "intern", "--user", "ian")
 	out = mustCLI(t, "", "compile", "--db", db, "--query", "Can we offer 25%?", "--authority", "intern", "--user", "ian").stdout
 	if !strings.Contains(out, "max 15%") || strings.Contains(out, "25% is fine") {

@@ -78,17 +78,18 @@ Common flags (every command but eval, serve and keys):
 Principal: without --principal the CLI acts as the local owner:
   user_id %q, tenant_id %q, roles ["admin"],
   authority %q (highest of %s),
-  clearance %q.
+  clearance %q, permissions %s.
 Fields a --principal file leaves out take the store's defaults:
   tenant_id %q, clearance %q, authority %q.
 The override flags change only their own field, so "--authority intern"
 alone keeps the owner's clearance: add "--clearance restricted" to read as
-an intern would.
+an intern would. Permissions are the exception: with --user or --authority
+the owner's permissions are dropped unless --permissions gives them.
 
 Times (--as-of-tx, --as-of-valid) are RFC 3339 (2025-01-31T09:00:00Z) or a
 date (2025-01-31, meaning midnight UTC).
 `, localUser, tenure.DefaultTenant, tenure.DefaultHierarchy.Top(), strings.Join(tenure.DefaultHierarchy.Ranks, " > "),
-	tenure.HighlyRestricted, tenure.DefaultTenant, tenure.Public, tenure.DefaultHierarchy.Lowest())
+	tenure.HighlyRestricted, strings.Join(ownerPermissions, ","), tenure.DefaultTenant, tenure.Public, tenure.DefaultHierarchy.Lowest())
 
 // commandUsage is "tenure help NAME": the command's synopsis, description
 // and own flags (the common ones are listed by "tenure help").
