@@ -54,7 +54,7 @@ a call is refused at once with 503 unavailable and Retry-After. Sizes take a
 unit: 512KiB, 10MiB, 1GiB.
 
 /metrics counts every tenant's requests: it needs an API key holding the
-metrics:read permission ('tenure keys create --permissions metrics:read';
+metrics:read permission ('tenure keys create --guest --permissions metrics:read';
 the admin key serve creates holds it). With --metrics-addr it is served
 there instead, without a key, and not on --addr at all: bind it to a
 loopback or private address that only the monitoring system reaches.`,
