@@ -266,7 +266,7 @@ var (
 	advRule    = regexp.MustCompile(`^(?:(?:[-*+•·]|\d+[.)])\s*must\b|(?:[-*+•·]|\d+[.)])?\s*(?:must|guidance)\s*(?::|not\b|$)|(?:[-*+•·]|\d+[.)])\s*guidance\b)`)
 	advRole    = regexp.MustCompile(`^(?:(?:system|assistant|user|developer|tool|human|ai|model)\s*:|<\|[a-z_]+\|>|\[/?inst\]|<</?sys>>|</?s>|<(?:system|assistant|user)>)`)
 	advFence   = regexp.MustCompile(`<\s*/?\s*untrusted_data`)
-	advOpen    = regexp.MustCompile(`^<untrusted_data id="[^"\n]*" source="[^"\n]*"(?: attached_to="[^"\n]*" rescued_from="[^"\n]*")?>`)
+	advOpen    = regexp.MustCompile(`^<untrusted_data id="[^"\n]*" source="[^"\n]*"(?: attached_to="[^"\n]*" rescued_from="[^"\n]*"| part="\d+/\d+")?>`)
 )
 
 func advFold(s string) string {

@@ -127,6 +127,9 @@ func (r *run) pack(context.Context) (int, int, error) {
 	}
 	r.fitTotal()
 	r.topUp(truncated)
+	if live, packed := r.liveCount(), r.packedCount(); packed == 0 && live > 0 && r.total == 0 {
+		return 0, 0, tenure.Errorf(tenure.CodeInvalid, "budget", "%d tokens hold none of the %d candidates: an empty envelope is not an answer; raise the budget", budget, live)
+	}
 	return r.liveCount(), r.packedCount(), nil
 }
 

@@ -117,7 +117,7 @@ func TestNeverCompilesGatedObjects(t *testing.T) {
 	}
 }
 
-var wrapperRe = regexp.MustCompile(`<untrusted_data id="[^"<>]*" source="[^"<>]*"( attached_to="[^"<>]*" rescued_from="[^"<>]*")?>\n`)
+var wrapperRe = regexp.MustCompile(`<untrusted_data id="[^"<>]*" source="[^"<>]*"( attached_to="[^"<>]*" rescued_from="[^"<>]*"| part="[0-9]+/[0-9]+")?>\n`)
 
 // checkContained asserts that untrusted content never escapes its wrapper
 // and never reaches a system-role section.

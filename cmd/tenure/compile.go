@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
@@ -74,6 +75,9 @@ func joinVocab[T ~string](vs []T) string {
 // request builds and checks the compile request before the store opens.
 func (c *compileCmd) request() (compile.Request, compile.Options, error) {
 	var opt compile.Options
+	if strings.TrimSpace(c.query) == "" && strings.TrimSpace(c.turn) == "" {
+		return compile.Request{}, opt, tenure.Errorf(tenure.CodeInvalid, "--query", "required (or --turn): the context is compiled for a question or a task")
+	}
 	p, s, err := c.identity()
 	if err != nil {
 		return compile.Request{}, opt, err
