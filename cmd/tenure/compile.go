@@ -52,7 +52,7 @@ func (c *compileCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.embedder, "embedder", "none", "vector similarity: none, hash (offline hashed n-grams) or openai (an OpenAI-compatible endpoint; key from $TENURE_EMBED_API_KEY or $OPENAI_API_KEY)")
 	fs.StringVar(&c.embedURL, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint")
 	fs.StringVar(&c.embedModel, "embed-model", openai.DefaultEmbeddingModel, "embedding `model`")
-	fs.StringVar(&c.rulesOverflow, "rules-overflow", compile.RulesFail, "when the binding rules do not fit the budget: `fail`, or drop the lowest ones (with a warning in the trace)")
+	fs.StringVar(&c.rulesOverflow, "rules-overflow", compile.RulesFail, "`mode` when the binding rules do not fit the budget: fail, or drop (the lowest ones, with a warning in the trace)")
 	fs.BoolVar(&c.trace, "trace", false, "also print the trace")
 	fs.StringVar(&c.tail, "tail", "", "JSON `file` of recent messages")
 	fs.StringVar(&c.tools, "tools", "", "JSON `file` of tool schemas")

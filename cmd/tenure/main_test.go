@@ -156,3 +156,13 @@ func TestOverridesDropOwnerPermissions(t *testing.T) {
 	mustCLI(t, policy, "put", "--db", db, "--authority", "manager", "--user", "cfo", "--permissions", "rules:write")
 	mustCLI(t, `{"key":"q","content":"the owner may","object_type":"policy_rule"}`, "put", "--db", db)
 }
+
+func TestHelpLayout(t *testing.T) {
+	for _, c := range commands {
+		for _, l := range strings.Split(commandUsage(c), "\n") {
+			if len(l) > helpWidth && strings.Contains(strings.TrimSpace(l), " ") && strings.HasPrefix(l, "  ") {
+				t.Errorf("help %s: line of %d columns:\n%s", c.name, len(l), l)
+			}
+		}
+	}
+}
