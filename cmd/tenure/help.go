@@ -30,9 +30,9 @@ func usage() string {
 	b.WriteString("tenure reads and writes a Tenure store of Context Objects.\n\n")
 	b.WriteString("Usage:\n  tenure <command> [flags] [arguments]\n  tenure help [command]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-24s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+		b.WriteString(flagLine(strings.TrimSpace(c.name+" "+c.args), c.summary))
 	}
-	fmt.Fprintf(&b, "  %-24s %s\n", "help [COMMAND]", "this text, or a command's own flags")
+	b.WriteString(flagLine("help [COMMAND]", "this text, or a command's own flags"))
 	b.WriteString(commonHelp)
 	b.WriteString("\nExit status (from tenure.ExitCode):\n  0 ok")
 	for i, c := range []tenure.Code{tenure.CodeInternal, tenure.CodeInvalid, tenure.CodeNotFound, tenure.CodeForbidden,

@@ -158,10 +158,14 @@ func TestOverridesDropOwnerPermissions(t *testing.T) {
 }
 
 func TestHelpLayout(t *testing.T) {
+	texts := map[string]string{"": usage()}
 	for _, c := range commands {
-		for _, l := range strings.Split(commandUsage(c), "\n") {
+		texts[c.name] = commandUsage(c)
+	}
+	for name, text := range texts {
+		for _, l := range strings.Split(text, "\n") {
 			if len(l) > helpWidth && strings.Contains(strings.TrimSpace(l), " ") && strings.HasPrefix(l, "  ") {
-				t.Errorf("help %s: line of %d columns:\n%s", c.name, len(l), l)
+				t.Errorf("help %s: line of %d columns:\n%s", name, len(l), l)
 			}
 		}
 	}
