@@ -75,7 +75,14 @@ func (m *Message) Text() string {
 
 // Validate checks a message for appending (tenant and tokens are set by the
 // store).
-func (m *Message) Validate() error {
+func (m *Message) Validate() error { return m.ValidateWithin(MaxContentLen) }
+
+// ValidateWithin is Validate with the content limited to max bytes
+// (MaxContentLen when max <= 0): over it, CodeTooLarge naming "content".
+func (m *Message) ValidateWithin(max int) error {
+	if max <= 0 {
+		max = MaxContentLen
+	}
 	for _, f := range []struct {
 		name, v  string
 		required bool
@@ -91,8 +98,8 @@ func (m *Message) Validate() error {
 	if strings.TrimSpace(m.Content) == "" && len(m.Attachments) == 0 {
 		return Errorf(CodeInvalid, "content", "a message needs content or an attachment")
 	}
-	if len(m.Content) > MaxContentLen {
-		return Errorf(CodeTooLarge, "content", "longer than %d bytes", MaxContentLen)
+	if len(m.Content) > max {
+		return Errorf(CodeTooLarge, "content", "longer than %d bytes", max)
 	}
 	if m.CreatedAt.IsZero() {
 		return Errorf(CodeInvalid, "created_at", "required")

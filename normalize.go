@@ -11,7 +11,8 @@ import (
 	"unicode/utf8"
 )
 
-// Input limits.
+// Input limits. MaxContentLen is the default limit on text (see
+// Object.ValidateWithin); stores take another.
 const (
 	MaxIDLen      = 256
 	MaxContentLen = 1 << 20
@@ -40,6 +41,8 @@ func (o *Object) CheckInput() error {
 		return Errorf(CodeInvalid, "supersession_link", "is set by the store; name the old object in supersedes of the new one")
 	case o.WrittenBy != "" || o.AuthorAuthority != "":
 		return Errorf(CodeInvalid, "written_by", "is set by the store from the principal")
+	case o.Binding:
+		return Errorf(CodeInvalid, "binding", "is set by the store from the writer's permissions (%s)", PermRulesWrite)
 	}
 	return nil
 }
@@ -158,25 +161,39 @@ func MemoryTypeForSource(source string) MemoryType {
 	return MemoryUser
 }
 
-// Validate checks every field of a defaulted object.
-func (o *Object) Validate() error {
+// Validate checks every field of a defaulted object, its text within
+// MaxContentLen bytes.
+func (o *Object) Validate() error { return o.ValidateWithin(MaxContentLen) }
+
+// ValidateWithin is Validate with the content, the value (a value
+// defaulted from the content is its JSON string, two quotes and any
+// escapes longer), the normalized claim, why_it_matters and the
+// behavioral implication limited to max bytes each (MaxContentLen when
+// max <= 0). Over it: CodeTooLarge naming the field.
+func (o *Object) ValidateWithin(max int) error {
+	if max <= 0 {
+		max = MaxContentLen
+	}
 	if o.Content == "" && len(o.Value) == 0 {
 		return Errorf(CodeInvalid, "content", "an object needs content or a value")
 	}
-	if len(o.Content) > MaxContentLen {
-		return Errorf(CodeTooLarge, "content", "longer than %d bytes", MaxContentLen)
+	if len(o.Content) > max {
+		return Errorf(CodeTooLarge, "content", "longer than %d bytes", max)
 	}
 	if !utf8.ValidString(o.Content) {
 		return Errorf(CodeInvalid, "content", "not valid UTF-8")
 	}
-	if len(o.Value) > MaxContentLen {
-		return Errorf(CodeTooLarge, "value", "longer than %d bytes", MaxContentLen)
+	if len(o.Value) > max {
+		return Errorf(CodeTooLarge, "value", "longer than %d bytes", max)
 	}
 	if len(o.Value) > 0 && !json.Valid(o.Value) {
 		return Errorf(CodeInvalid, "value", "not valid JSON")
 	}
-	if len(o.NormalizedClaim) > MaxContentLen || len(o.WhyItMatters) > MaxContentLen || len(o.BehavioralImplication) > MaxContentLen {
-		return Errorf(CodeTooLarge, "normalized_claim", "text fields are limited to %d bytes", MaxContentLen)
+	for _, f := range []struct{ name, v string }{{"normalized_claim", o.NormalizedClaim}, {"why_it_matters", o.WhyItMatters},
+		{"behavioral_implication", o.BehavioralImplication}} {
+		if len(f.v) > max {
+			return Errorf(CodeTooLarge, f.name, "longer than %d bytes", max)
+		}
 	}
 	for _, f := range []struct {
 		name, v  string

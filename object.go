@@ -116,6 +116,11 @@ type Object struct {
 	// version and its rank (set by the store).
 	WrittenBy       string `json:"written_by,omitempty"`
 	AuthorAuthority string `json:"author_authority,omitempty"`
+	// Binding records that the writer held PermRulesWrite (set by the
+	// store). Only binding objects compile as rules (MUST and Guidance
+	// lines) for principals other than their writer; anything else binds
+	// at most the principal that wrote it.
+	Binding bool `json:"binding,omitempty"`
 }
 
 // PermissionScope lists the roles allowed to read an object (empty: all)

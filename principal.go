@@ -29,7 +29,9 @@ const (
 	PermEnvironmentWrite = "environment:write"
 	// PermAnyUser allows reading and writing other users' scoped objects.
 	PermAnyUser = "scope:any_user"
-	// PermRulesWrite allows writing developer rules (authority level 1).
+	// PermRulesWrite allows writing binding content: platform (with the top
+	// rank) and developer rules, the policy and tenant layers, policy rules
+	// and constraints, and tool definitions (see DefaultWritePolicy).
 	PermRulesWrite = "rules:write"
 	// PermTraceRead allows reading every compile trace of the tenant, not
 	// only one's own.
@@ -38,6 +40,10 @@ const (
 	// withheld by the scope and permission gates (ids and counts); without
 	// it a withheld object is simply absent, as if it did not exist.
 	PermTraceFull = "trace:full"
+	// PermMetricsRead allows reading the server's metrics (GET /metrics),
+	// which count every tenant's requests: a server-wide permission, not
+	// granted by any rank.
+	PermMetricsRead = "metrics:read"
 )
 
 // DefaultTenant is the tenant used when none is given.
@@ -181,19 +187,4 @@ func (h Hierarchy) Validate() error {
 		seen[r] = true
 	}
 	return nil
-}
-
-// MayWriteLevel reports whether a principal may write objects at the given
-// authority level: platform rules (0) need the top rank, developer rules
-// (1) the top two ranks or PermRulesWrite; levels 2–4 anyone.
-func (h Hierarchy) MayWriteLevel(p Principal, level int) bool {
-	top := len(h.ranks()) - 1
-	switch level {
-	case LevelPlatform:
-		return h.Rank(p.Authority) == top
-	case LevelDeveloper:
-		return h.Rank(p.Authority) >= top-1 || p.HasPermission(PermRulesWrite)
-	default:
-		return true
-	}
 }

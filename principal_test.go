@@ -22,19 +22,6 @@ func TestHierarchy(t *testing.T) {
 	if err := (tenure.Hierarchy{Ranks: []string{"a", "a"}}).Validate(); tenure.ErrorCode(err) != tenure.CodeInvalid {
 		t.Errorf("duplicate ranks accepted: %v", err)
 	}
-	levels := []struct {
-		auth  string
-		level int
-		ok    bool
-	}{{"policy", 0, true}, {"manager", 0, false}, {"manager", 1, true}, {"employee", 1, false}, {"guest", 2, true}}
-	for _, c := range levels {
-		if got := h.MayWriteLevel(tenure.Principal{Authority: c.auth}, c.level); got != c.ok {
-			t.Errorf("%s may write level %d = %v, want %v", c.auth, c.level, got, c.ok)
-		}
-	}
-	if !h.MayWriteLevel(tenure.Principal{Authority: "guest", Permissions: []string{tenure.PermRulesWrite}}, 1) {
-		t.Error("rules:write permission ignored")
-	}
 }
 
 func TestCanRead(t *testing.T) {

@@ -49,6 +49,8 @@ type Options struct {
 	// History tunes past-message retrieval (when the Source is also a
 	// MessageSource).
 	History HistoryOptions
+	// Limits bounds the size of a request's inputs (see Limits).
+	Limits Limits
 	// CandidateLimit caps lexical candidates asked of the Source (default 200).
 	CandidateLimit int
 	Now            func() time.Time
@@ -74,6 +76,7 @@ func New(src Source, opt Options) *Compiler {
 	if len(opt.Hierarchy.Ranks) == 0 {
 		opt.Hierarchy = tenure.DefaultHierarchy
 	}
+	opt.Limits = opt.Limits.WithDefaults()
 	if opt.CandidateLimit <= 0 {
 		opt.CandidateLimit = 200
 	}
@@ -160,7 +163,7 @@ type run struct {
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {
-	if err := req.normalize(); err != nil {
+	if err := req.normalize(c.opt.Limits); err != nil {
 		return nil, err
 	}
 	h := c.opt.Hierarchy

@@ -19,9 +19,6 @@ func (r *run) convert(context.Context) (int, int, error) {
 	for _, it := range r.live() {
 		it.as = r.compiledAs(it)
 		it.line = r.render(it)
-		if it.section != SectionDocuments {
-			it.line = defang(it.line)
-		}
 	}
 	return in, r.liveCount(), nil
 }
@@ -69,16 +66,17 @@ func tierRank(t Tier) int {
 
 func normText(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 
-// compiledAs decides the ladder rung: retrieved data stays data; a
-// constraint held at user authority or above becomes a hard constraint
-// when it is relevant (policy is always relevant); a fact with a
+// compiledAs decides the ladder rung: retrieved data stays data; binding
+// rules (the policy section) are hard constraints, or guidance when they
+// are not constraints; elsewhere a constraint held at user authority or
+// above becomes a hard constraint when it is relevant, and a fact with a
 // behavioral implication becomes guidance when it is at least useful and
-// not merely retrieved; everything else is context. Claims that need review
-// are never promoted.
+// not merely retrieved — but only when the object may bind the reader
+// (promotable). Claims that need review are never promoted.
 func (r *run) compiledAs(it *item) CompiledAs {
 	o := &it.obj
 	switch {
-	case it.section == SectionDocuments || o.Level() == tenure.LevelRetrieved:
+	case it.section == SectionDocuments || o.Retrieved():
 		return AsData
 	case it.section == SectionSystem || it.section == SectionLate:
 		if o.Level() == tenure.LevelPlatform {
@@ -87,26 +85,37 @@ func (r *run) compiledAs(it *item) CompiledAs {
 		return AsGuidance
 	case it.section == SectionTools || it.section == SectionTail || o.NeedsReview:
 		return AsContext
-	case o.IsConstraint && o.Level() <= tenure.LevelUser && (it.section == SectionPolicy || tierRank(it.tier) <= tierRank(TierUseful)):
-		return AsHardConstraint
-	case o.ObjectType == tenure.TypePolicyRule && it.section == SectionPolicy:
+	case it.section == SectionPolicy:
+		if (o.IsConstraint && o.Level() <= tenure.LevelUser) || o.ObjectType == tenure.TypePolicyRule {
+			return AsHardConstraint
+		}
+		return AsGuidance
+	case !r.promotable(o.Object):
+		return AsContext
+	case o.IsConstraint && o.Level() <= tenure.LevelUser && tierRank(it.tier) <= tierRank(TierUseful):
 		return AsHardConstraint
 	case o.BehavioralImplication != "" && o.Level() <= tenure.LevelInferred && tierRank(it.tier) <= tierRank(TierUseful):
-		return AsGuidance
-	case it.section == SectionPolicy:
 		return AsGuidance
 	}
 	return AsContext
 }
 
-// render turns an item into its line.
+// promotable reports whether a stored object may bind the reader: it was
+// written with the rules permission (Binding), or by the reader itself —
+// a constraint binds at most the principal that wrote it.
+func (r *run) promotable(o *tenure.Object) bool {
+	return !o.Retrieved() && (o.Binding || (o.WrittenBy != "" && o.WrittenBy == r.p.UserID))
+}
+
+// render turns an item into its line. Everything but the operator's own
+// instructions goes through the untrusted-text renderer.
 func (r *run) render(it *item) string {
 	o := &it.obj
 	switch it.section {
 	case SectionSystem, SectionLate:
-		return strings.TrimSpace(o.Content)
+		return escapeFenceTags(strings.TrimSpace(o.Content))
 	case SectionTools:
-		return "- " + oneLine(o.Content)
+		return "- " + inlineText(o.Content)
 	case SectionTail:
 		return r.renderMessage(it)
 	case SectionHistory:
@@ -126,13 +135,13 @@ func (r *run) render(it *item) string {
 			b.WriteString(label)
 			b.WriteString(" = ")
 		}
-		b.WriteString(oneLine(o.Content))
+		b.WriteString(inlineText(o.Content))
 	case AsGuidance:
 		b.WriteString("- Guidance: ")
 		if o.BehavioralImplication != "" {
-			b.WriteString(oneLine(o.BehavioralImplication))
+			b.WriteString(inlineText(o.BehavioralImplication))
 		} else {
-			b.WriteString(oneLine(o.Content))
+			b.WriteString(inlineText(o.Content))
 		}
 	default:
 		b.WriteString("- ")
@@ -140,7 +149,12 @@ func (r *run) render(it *item) string {
 			b.WriteString(label)
 			b.WriteString(": ")
 		}
-		b.WriteString(oneLine(o.Content))
+		b.WriteString(inlineText(o.Content))
+		if o.IsConstraint && !r.promotable(o.Object) && !o.Retrieved() {
+			b.WriteString(" (a constraint stated by ")
+			b.WriteString(inlineText(firstNonEmpty(o.WrittenBy, "another principal")))
+			b.WriteString("; not binding on you)")
+		}
 	}
 	if o.ValidUntil != nil {
 		fmt.Fprintf(&b, " (until %s)", o.ValidUntil.UTC().Format(time.DateOnly))
@@ -151,26 +165,39 @@ func (r *run) render(it *item) string {
 	return b.String()
 }
 
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
 // keyLabel returns the key to show before a value, or "" when the key adds
 // nothing (an id, or already in the content).
-func keyLabel(o *tenure.Object) string {
+func keyLabel(o *object) string {
 	if o.Key == "" || o.Key == o.ObjectID || strings.Contains(strings.ToLower(o.Content), strings.ToLower(o.Key)) {
 		return ""
 	}
-	return o.Key
+	return keyText(o.Key)
 }
 
+// renderMessage renders a tail message: its speaker (or role) and its
+// text, lines kept. Tool output is fenced by the containment step.
 func (r *run) renderMessage(it *item) string {
 	m := it.msg
-	who := m.Role
-	if m.Speaker != "" {
-		who = m.Speaker
-	}
-	line := who + ": " + m.Content
 	if m.Role == "tool" {
-		return line
+		return ""
 	}
-	return strings.TrimSpace(line)
+	return messageLabel(m) + ": " + blockText(strings.TrimSpace(m.Content))
+}
+
+// messageLabel names who said a message: the speaker's name (quoted when
+// it reads as structure) or the role.
+func messageLabel(m *Message) string {
+	if m.Speaker != "" {
+		return speakerLabel(m.Speaker)
+	}
+	return m.Role
 }
 
 // oneLine collapses whitespace so that a rendered item is one line.

@@ -3,6 +3,7 @@ package compile
 import (
 	"context"
 	"math"
+	"strings"
 )
 
 // emit is step 10: the envelope and the trace.
@@ -10,6 +11,10 @@ func (r *run) emit(context.Context) (int, int, error) {
 	env := Envelope{Budget: r.req.Budget, Tokenizer: r.counter.Name(), Sections: []Section{}}
 	packed := map[*item]bool{}
 	for _, pl := range r.plans {
+		if pl.text != "" {
+			// Section counts were estimates while packing; report exact ones.
+			pl.tokens = r.counter.Counter.Count(pl.text)
+		}
 		for _, i := range pl.packed {
 			for _, it := range pl.blocks[i].items {
 				packed[it] = true
@@ -28,7 +33,10 @@ func (r *run) emit(context.Context) (int, int, error) {
 			for j := len(pl.packed) - 1; j >= 0; j-- {
 				for _, it := range pl.blocks[pl.packed[j]].items {
 					m := *it.msg
-					m.Content = defang(m.Content)
+					m.Content = blockText(strings.TrimSpace(m.Content))
+					if m.Speaker != "" {
+						m.Speaker = speakerLabel(m.Speaker)
+					}
 					if m.Role == "tool" {
 						m.Content = it.line // contained
 					}

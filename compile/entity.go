@@ -2,8 +2,11 @@ package compile
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/tenure-dev/tenure"
 )
 
 // Resolver maps entity mentions to canonical entity ids. The default
@@ -64,7 +67,15 @@ func (s SlugResolver) Mentions(text string, table map[string][]string) []string 
 func (r *run) resolveEntities(context.Context) (int, int, error) {
 	res := r.c.opt.Resolver
 	table := map[string][]string{}
+	// The subunits of a document share its object, entities and aliases
+	// included: each object is read once, or a document of many subunits
+	// with many aliases would cost their product.
+	seen := map[*tenure.Object]bool{}
 	for _, it := range r.items {
+		if seen[it.obj.Object] {
+			continue
+		}
+		seen[it.obj.Object] = true
 		for _, id := range it.obj.CanonicalEntityIDs {
 			add := func(alias string) {
 				if k := res.Slug(alias); k != "" && !contains(table[k], id) {
@@ -85,13 +96,16 @@ func (r *run) resolveEntities(context.Context) (int, int, error) {
 		mentioned[id] = true
 	}
 	marked := 0
+	about := map[*tenure.Object]bool{}
 	for _, it := range r.items {
-		for _, id := range it.obj.CanonicalEntityIDs {
-			if mentioned[id] {
-				it.entity = 1
-				marked++
-				break
-			}
+		is, ok := about[it.obj.Object]
+		if !ok {
+			is = slices.ContainsFunc(it.obj.CanonicalEntityIDs, func(id string) bool { return mentioned[id] })
+			about[it.obj.Object] = is
+		}
+		if is {
+			it.entity = 1
+			marked++
 		}
 	}
 	return len(r.items), marked, nil

@@ -16,9 +16,9 @@ func (r *run) gate(context.Context) (int, int, error) {
 			continue
 		}
 		switch {
-		case !r.p.CanRead(&it.obj):
+		case !r.p.CanRead(it.obj.Object):
 			r.withhold(it, OmitPermission)
-		case !r.scope.InScope(&it.obj):
+		case !r.scope.InScope(it.obj.Object):
 			r.withhold(it, OmitScope)
 		}
 	}
@@ -80,7 +80,7 @@ func (r *run) temporal(context.Context) (int, int, error) {
 			continue
 		}
 		k := it.obj.Key
-		if b, ok := best[k]; !ok || reconcile.Prefer(r.c.opt.Hierarchy, &it.obj, &b.obj) < 0 {
+		if b, ok := best[k]; !ok || reconcile.Prefer(r.c.opt.Hierarchy, it.obj.Object, b.obj.Object) < 0 {
 			best[k] = it
 		}
 	}

@@ -19,8 +19,9 @@ var t0 = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 
 // Principals.
 var (
-	owner  = tenure.Principal{UserID: "ada", TenantID: "acme", Authority: "policy", Clearance: tenure.HighlyRestricted, Roles: []string{"admin"}}
-	cfo    = tenure.Principal{UserID: "cfo", TenantID: "acme", Authority: "manager", Clearance: tenure.Confidential}
+	owner = tenure.Principal{UserID: "ada", TenantID: "acme", Authority: "policy", Clearance: tenure.HighlyRestricted, Roles: []string{"admin"},
+		Permissions: []string{tenure.PermRulesWrite}}
+	cfo    = tenure.Principal{UserID: "cfo", TenantID: "acme", Authority: "manager", Clearance: tenure.Confidential, Permissions: []string{tenure.PermRulesWrite}}
 	intern = tenure.Principal{UserID: "ian", TenantID: "acme", Authority: "intern", Clearance: tenure.Public}
 )
 

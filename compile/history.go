@@ -104,15 +104,16 @@ func (r *run) addHistory(ctx context.Context) error {
 		inTail[m.ID] = true
 	}
 	// One allocation for all the items: a compilation holds hundreds.
-	pool := make([]item, len(msgs))
+	pool, objs := make([]item, len(msgs)), make([]tenure.Object, len(msgs))
 	for i := range msgs {
 		sm := &msgs[i]
 		if sm.TenantID != r.p.TenantID || inTail[sm.ID] {
 			continue
 		}
-		o := r.inputObject("msg:"+sm.ThreadID+":"+sm.ID, sm.Text(), tenure.TypeFact, messageLevel(sm.Role), "message://"+sm.ThreadID+"/"+sm.ID)
+		o := &objs[i]
+		*o = r.inputObject("msg:"+sm.ThreadID+":"+sm.ID, sm.Text(), tenure.TypeFact, messageLevel(sm.Role), "message://"+sm.ThreadID+"/"+sm.ID)
 		o.ValidFrom, o.LastConfirmed, o.SessionID = sm.CreatedAt, sm.CreatedAt, sm.SessionID
-		pool[i] = item{obj: o, origin: fromMessage, section: SectionHistory, hist: sm}
+		pool[i] = item{obj: newObject(o), origin: fromMessage, section: SectionHistory, hist: sm}
 		r.items = append(r.items, &pool[i])
 	}
 	return nil
@@ -355,14 +356,19 @@ func (r *run) renderHistory(it *item) string {
 	} else {
 		fmt.Fprintf(&b, "%s: ", speakerOf(m))
 	}
-	b.WriteString(m.Text())
+	if m.Role == "tool" {
+		// Tool output is data, never a turn anyone said.
+		b.WriteString(wrapInline(m.ID, "message://"+m.ThreadID+"/"+m.ID, m.Text()))
+	} else {
+		b.WriteString(inlineText(m.Text()))
+	}
 	if !r.c.opt.History.DisableTemporal && len(m.Dates) > 0 {
 		b.WriteString(" (")
 		for i, d := range m.Dates {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			b.WriteString(d.Expr)
+			b.WriteString(inlineText(d.Expr))
 			b.WriteString(" = ")
 			b.WriteString(temporal.Format(d))
 		}
@@ -371,9 +377,11 @@ func (r *run) renderHistory(it *item) string {
 	return b.String()
 }
 
+// speakerOf names who said a past message: the speaker's name (quoted
+// when it reads as structure) or the role.
 func speakerOf(m *tenure.ScoredMessage) string {
 	if m.Speaker != "" {
-		return m.Speaker
+		return speakerLabel(m.Speaker)
 	}
 	return m.Role
 }

@@ -17,14 +17,30 @@ const (
 	fromMessage
 )
 
+// object is the context object an item carries. The subunits of a
+// document share their document's object and carry their own id and text
+// here, shadowing the shared object's: a whole copy of the object per
+// subunit was most of a large document's compile memory. The shared
+// object is read-only. Its methods, promoted here, and functions given
+// obj.Object read the shared id and content: for a subunit, use them only
+// where those are not read (SearchText, for one, is not).
+type object struct {
+	*tenure.Object
+	ObjectID string
+	Content  string
+}
+
+func newObject(o *tenure.Object) object {
+	return object{Object: o, ObjectID: o.ObjectID, Content: o.Content}
+}
+
 // item is a candidate flowing through the pipeline.
 type item struct {
-	obj     tenure.Object
+	obj     object
 	origin  origin
 	section SectionKind
-	// text is what ranking reads; terms is its analysis.
-	text  string
-	terms []string
+	// text is what ranking reads (see analyze).
+	text string
 	// scores in [0, 1]
 	lex, vec, entity, rec, score float64
 	tier                         Tier
@@ -76,4 +92,12 @@ func (r *run) live(sections ...SectionKind) []*item {
 	return out
 }
 
-func (r *run) liveCount() int { return len(r.live()) }
+func (r *run) liveCount() int {
+	n := 0
+	for _, it := range r.items {
+		if !it.dropped {
+			n++
+		}
+	}
+	return n
+}

@@ -33,6 +33,9 @@ type plan struct {
 	grouped    bool    // render packed blocks by time under their group headers
 	contiguous bool    // stop at the first block that does not fit
 	mandatory  bool
+	// required leading blocks are packed whatever the budget (binding
+	// rules), like a mandatory section's.
+	required int
 
 	// deferred blocks are packed only with what every other section left.
 	deferred []block
@@ -65,6 +68,11 @@ func (r *run) pack(context.Context) (int, int, error) {
 	if mandatory > budget {
 		return 0, 0, tenure.Errorf(tenure.CodeInvalid, "budget", "%d tokens cannot hold the system instructions and the current turn (%d tokens)", budget, mandatory)
 	}
+	rules, err := r.reserveRules(byKind[SectionPolicy], budget-mandatory)
+	if err != nil {
+		return 0, 0, err
+	}
+	mandatory += rules
 	// Allocations are shares of what the stable system section leaves, so
 	// the static sections never depend on the turn or the conversation.
 	base := budget - system
@@ -78,6 +86,9 @@ func (r *run) pack(context.Context) (int, int, error) {
 		}
 		share = min(share, remaining)
 		left := share
+		if gi == 0 {
+			left += rules // reserved with the mandatory sections
+		}
 		for _, k := range g.sections {
 			pl := byKind[k]
 			r.fill(pl, left-sepTokens)
@@ -116,6 +127,9 @@ func (r *run) pack(context.Context) (int, int, error) {
 	}
 	r.fitTotal()
 	r.topUp(truncated)
+	if live, packed := r.liveCount(), r.packedCount(); packed == 0 && live > 0 && r.total == 0 {
+		return 0, 0, tenure.Errorf(tenure.CodeInvalid, "budget", "%d tokens hold none of the %d candidates: an empty envelope is not an answer; raise the budget", budget, live)
+	}
 	return r.liveCount(), r.packedCount(), nil
 }
 
@@ -200,7 +214,7 @@ func (r *run) packedCount() int {
 // section, counting it exactly.
 func (r *run) fill(pl *plan, budget int) {
 	pl.packed, pl.text, pl.tokens, pl.truncated = nil, "", 0, false
-	if len(pl.blocks) == 0 || budget <= 0 {
+	if len(pl.blocks) == 0 || (budget <= 0 && pl.required == 0) {
 		pl.truncated = len(pl.blocks) > 0
 		return
 	}
@@ -215,7 +229,8 @@ func (r *run) fill(pl *plan, budget int) {
 		if i < len(pl.blocks)-1 && !pl.mandatory {
 			reserve = markerReserve
 		}
-		if !pl.mandatory && (budget-used-reserve < minBlock || misses >= maxMisses) {
+		required := pl.mandatory || i < pl.required
+		if !required && (budget-used-reserve < minBlock || misses >= maxMisses) {
 			break
 		}
 		b := &pl.blocks[i]
@@ -226,7 +241,7 @@ func (r *run) fill(pl *plan, budget int) {
 		if b.header != "" && !groups[b.group] {
 			cost += r.counter.Count(b.header) + 1
 		}
-		if used+cost+reserve <= budget || pl.mandatory {
+		if used+cost+reserve <= budget || required {
 			pl.packed = append(pl.packed, i)
 			used += cost
 			groups[b.group] = true
@@ -244,7 +259,7 @@ func (r *run) fill(pl *plan, budget int) {
 	}
 	for {
 		r.renderPlan(pl)
-		if pl.tokens <= budget || pl.mandatory || len(pl.packed) == 0 {
+		if pl.tokens <= budget || pl.mandatory || len(pl.packed) <= pl.required {
 			break
 		}
 		pl.packed = pl.packed[:len(pl.packed)-1]
@@ -315,10 +330,17 @@ func (r *run) planFor(k SectionKind) *plan {
 			pl.header = fixed("## Additional instructions")
 		}
 	case SectionPolicy:
+		// Authority, then the author's rank: packed in this order and
+		// stopping at the first rule that does not fit, a lower rule never
+		// survives while a higher one is dropped.
+		h := r.c.opt.Hierarchy
 		sort.SliceStable(items, func(i, j int) bool {
 			a, b := &items[i].obj, &items[j].obj
 			if a.Level() != b.Level() {
 				return a.Level() < b.Level()
+			}
+			if ra, rb := h.Rank(a.AuthorAuthority), h.Rank(b.AuthorAuthority); ra != rb {
+				return ra > rb
 			}
 			if a.Key != b.Key {
 				return a.Key < b.Key
@@ -326,6 +348,12 @@ func (r *run) planFor(k SectionKind) *plan {
 			return a.ObjectID < b.ObjectID
 		})
 		pl.header = fixed("## Rules (binding)")
+		pl.contiguous = true
+		for _, it := range items {
+			if it.obj.Level() <= tenure.LevelDeveloper {
+				pl.required++
+			}
+		}
 	case SectionTools:
 		sort.SliceStable(items, func(i, j int) bool {
 			return items[i].origin == fromTool && items[j].origin != fromTool ||
@@ -333,6 +361,7 @@ func (r *run) planFor(k SectionKind) *plan {
 		})
 		pl.header = fixed("## Tools")
 	case SectionMemory:
+		pl.role = "user"
 		sort.SliceStable(items, func(i, j int) bool { return better(items[i], items[j]) })
 		pl.header = fixed("## Memory (as of " + r.at.Format(time.DateOnly) + ")")
 		pl.blocks, pl.deferred = splitDeferred(items)
@@ -343,6 +372,7 @@ func (r *run) planFor(k SectionKind) *plan {
 		pl.blocks = r.docBlocks
 		return pl
 	case SectionHistory:
+		pl.role = "user"
 		sort.SliceStable(items, func(i, j int) bool { return better(items[i], items[j]) })
 		pl.grouped = true
 		pl.header = fixed("## Conversation history")
@@ -350,15 +380,18 @@ func (r *run) planFor(k SectionKind) *plan {
 			b := block{text: it.line, items: []*item{it}}
 			b.group, b.header = r.historyGroup(it)
 			b.at, b.seq = historyOrder(it)
-			if it.hist.Tokens > 0 && r.counter.Name() == "cl100k_base" && !strings.Contains(it.line, "\n") {
+			if text := it.hist.Text(); it.hist.Tokens > 0 && r.counter.Name() == "cl100k_base" &&
+				!strings.Contains(it.line, "\n") && strings.Contains(it.line, text) {
 				// The text was counted when the message was stored; only
-				// the prefix and the date annotations are new.
-				b.tokens = it.hist.Tokens + r.counter.Count(strings.Replace(it.line, it.hist.Text(), "", 1))
+				// the prefix and the date annotations are new (unless
+				// rendering it changed it).
+				b.tokens = it.hist.Tokens + r.counter.Count(strings.Replace(it.line, text, "", 1))
 			}
 			pl.blocks = append(pl.blocks, b)
 		}
 		return pl
 	case SectionState:
+		pl.role = "user"
 		sortState(items)
 		pl.header = func(packed []block) string {
 			var its []*item
@@ -377,7 +410,7 @@ func (r *run) planFor(k SectionKind) *plan {
 		pl.role, pl.mandatory = "user", true
 		if r.req.CurrentTurn != "" {
 			pl.header = fixed("## Current user turn")
-			pl.blocks = []block{{text: defang(r.req.CurrentTurn)}}
+			pl.blocks = []block{{text: blockText(r.req.CurrentTurn)}}
 		}
 		return pl
 	}
@@ -403,3 +436,39 @@ func splitDeferred(items []*item) (blocks, deferred []block) {
 }
 
 func fixed(s string) func([]block) string { return func([]block) string { return s } }
+
+// reserveRules packs the binding rules at authority 0 and 1 of the policy
+// section ahead of everything else, like the system instructions, and
+// returns the tokens they take. When they do not fit the room left, the
+// compilation fails with CodeTooLarge — or, if the request allows it
+// (RulesDrop), the lowest rules are dropped until they fit, each with a
+// warning in the trace.
+func (r *run) reserveRules(pl *plan, room int) (int, error) {
+	if pl.required == 0 {
+		return 0, nil
+	}
+	for {
+		r.fill(pl, 0)
+		if pl.tokens+sepTokens <= room {
+			return pl.tokens + sepTokens, nil
+		}
+		if r.req.RulesOverflow != RulesDrop {
+			return 0, tenure.Errorf(tenure.CodeTooLarge, "budget",
+				"%d tokens cannot hold the binding rules (policy section: %d rules, %d tokens) with the system instructions and the current turn; raise the budget, or set rules_overflow to %q to drop the lowest rules",
+				r.req.Budget, pl.required, pl.tokens, RulesDrop)
+		}
+		// A rule below the dropped one must not survive it: the optional
+		// rules go too (reported as budget omissions).
+		pl.required--
+		dropped := pl.blocks[pl.required]
+		pl.blocks = pl.blocks[:pl.required]
+		for _, it := range dropped.items {
+			r.omit(it, OmitRuleOverBudget)
+			r.trace.Warnings = append(r.trace.Warnings, fmt.Sprintf("binding rule %s (authority level %d) dropped: the budget cannot hold it", it.obj.ObjectID, it.obj.Level()))
+		}
+		if pl.required == 0 {
+			r.fill(pl, 0)
+			return 0, nil
+		}
+	}
+}

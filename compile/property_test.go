@@ -30,11 +30,12 @@ func (s sliceSource) Candidates(_ context.Context, q tenure.CandidateQuery) ([]t
 
 var reader = tenure.Principal{UserID: "eve", TenantID: "acme", Authority: "employee", Clearance: tenure.Restricted, Roles: []string{"analyst"}}
 
-// obj builds a stored-looking object.
+// obj builds a stored-looking object, written by another employee
+// without the rules permission (set Binding for one written with it).
 func obj(id, content string, mut func(*tenure.Object)) tenure.Object {
 	o := tenure.Object{ObjectID: id, Key: id, Content: content, TenantID: "acme", Status: tenure.StatusActive,
 		IsValid: true, ContradictionStatus: tenure.Clean, ValidFrom: t0.Add(-time.Hour), TxStart: t0.Add(-time.Hour),
-		AuthorAuthority: "employee"}
+		AuthorAuthority: "employee", WrittenBy: "wes"}
 	if mut != nil {
 		mut(&o)
 	}
@@ -133,7 +134,7 @@ func TestNeverCompilesGatedObjects(t *testing.T) {
 	}
 }
 
-var wrapperRe = regexp.MustCompile(`<untrusted_data id="[^"<>]*" source="[^"<>]*"( attached_to="[^"<>]*" rescued_from="[^"<>]*")?>\n`)
+var wrapperRe = regexp.MustCompile(`<untrusted_data id="[^"<>]*" source="[^"<>]*"( attached_to="[^"<>]*" rescued_from="[^"<>]*"| part="[0-9]+/[0-9]+")?>\n`)
 
 // checkContained asserts that untrusted content never escapes its wrapper
 // and never reaches a system-role section.
@@ -218,7 +219,7 @@ func TestBudgetNeverExceededRandom(t *testing.T) {
 			objs = append(objs, obj(fmt.Sprintf("o%d", i), phrase(3+rng.IntN(40)), func(o *tenure.Object) {
 				o.IsConstraint = rng.IntN(6) == 0
 				if rng.IntN(8) == 0 {
-					o.Layer = tenure.LayerPolicy
+					o.Layer, o.Binding = tenure.LayerPolicy, true
 				}
 			}))
 		}
@@ -251,9 +252,9 @@ func TestBudgetNeverExceededRandom(t *testing.T) {
 
 func TestStaticPrefixStable(t *testing.T) {
 	objs := sliceSource{
-		obj("p1", "Never share credentials", func(o *tenure.Object) { o.Layer, o.IsConstraint = tenure.LayerPolicy, true }),
+		obj("p1", "Never share credentials", func(o *tenure.Object) { o.Layer, o.IsConstraint, o.Binding = tenure.LayerPolicy, true, true }),
 		obj("p2", "Refunds need manager approval", func(o *tenure.Object) {
-			o.ObjectType, o.WhyItMatters, o.BehavioralImplication = tenure.TypePolicyRule, "refund handling", "Escalate refunds"
+			o.ObjectType, o.WhyItMatters, o.BehavioralImplication, o.Binding = tenure.TypePolicyRule, "refund handling", "Escalate refunds", true
 		}),
 		obj("f1", "Customer prefers email", nil),
 	}

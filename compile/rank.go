@@ -30,7 +30,7 @@ func (r *run) rank(ctx context.Context) (int, int, error) {
 	in := r.liveCount()
 	r.qterms = retrieve.Terms(r.req.Query)
 	for _, it := range r.live() {
-		if it.origin == fromStore && !r.taskActive(&it.obj) {
+		if it.origin == fromStore && !r.taskActive(it.obj.Object) {
 			r.omit(it, OmitInactiveTask)
 		}
 	}
@@ -65,7 +65,7 @@ func (r *run) whyGated() []*item {
 	for _, it := range r.live() {
 		// Static sections are exempt: the cacheable prefix must not depend
 		// on the query.
-		if it.origin == fromStore && needsWhyMatch(&it.obj) && !slices.Contains(rankedSections, it.section) && !staticSections[it.section] {
+		if it.origin == fromStore && needsWhyMatch(it.obj.Object) && !slices.Contains(rankedSections, it.section) && !staticSections[it.section] {
 			out = append(out, it)
 		}
 	}
@@ -81,12 +81,9 @@ func needsWhyMatch(o *tenure.Object) bool {
 
 // relevance scores the ranked items and applies the why_it_matters gate.
 func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
-	docs := make([][]string, len(ranked))
-	for i, it := range ranked {
-		docs[i] = it.terms
-	}
-	bm := retrieve.NewBM25(docs)
-	raw := bm.Scores(r.qterms)
+	// Terms are analyzed again rather than kept: a document's subunits
+	// would hold several times its text in term lists and indexes.
+	raw := retrieve.ScoreBM25(len(ranked), func(dst []string, i int) []string { return retrieve.AppendTerms(dst, ranked[i].text) }, r.qterms)
 	top := 0.0
 	for _, s := range raw {
 		top = math.Max(top, s)
@@ -111,6 +108,9 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 		}
 		qvec, vecs = v[0], v[1:]
 	}
+	// The subunits of a document share its why_it_matters: it is matched
+	// once per object, not analyzed again for every subunit.
+	whyMatch := map[*tenure.Object]bool{}
 	for i, it := range ranked {
 		if top > 0 {
 			it.lex = raw[i] / top
@@ -119,8 +119,15 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 			it.vec = math.Max(0, float64(retrieve.Cosine(qvec, vecs[i])))
 		}
 		r.score(it)
-		if needsWhyMatch(&it.obj) && !r.whyMatches(it, qvec, nil) {
-			it.score = 0
+		if needsWhyMatch(it.obj.Object) {
+			m, ok := whyMatch[it.obj.Object]
+			if !ok {
+				m = r.whyMatches(it, qvec, nil)
+				whyMatch[it.obj.Object] = m
+			}
+			if !m {
+				it.score = 0
+			}
 		}
 	}
 	for i, it := range gated {
@@ -195,7 +202,7 @@ func (r *run) assignTier(it *item) {
 		it.tier = TierImportant
 	case it.score <= 0:
 		it.tier = TierIrrelevant
-	case o.IsConstraint && o.Level() <= tenure.LevelUser:
+	case o.IsConstraint && o.Level() <= tenure.LevelUser && r.promotable(o.Object):
 		it.tier = TierCritical
 	case it.score >= importantScore:
 		it.tier = TierImportant
@@ -213,7 +220,7 @@ func (r *run) assignTier(it *item) {
 func stateTier(it *item) Tier {
 	s := it.obj.StateItem
 	switch {
-	case isSummary(&it.obj):
+	case isSummary(it.obj.Object):
 		// The rolling summary is the conversation's story so far; a closed
 		// session's summary matters when it is about the request.
 		if strings.HasSuffix(it.obj.Key, "/rolling") || it.score > 0 {

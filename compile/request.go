@@ -46,7 +46,18 @@ type Request struct {
 	Mode      Mode   `json:"mode,omitempty"`
 	// AsOf compiles what the system believed at that transaction time.
 	AsOf *time.Time `json:"as_of,omitempty"`
+	// RulesOverflow says what happens when the binding rules (authority 0
+	// and 1) do not fit the budget: RulesFail (the default) fails the
+	// compilation with CodeTooLarge; RulesDrop drops the lowest rules first
+	// and says so in the trace's warnings.
+	RulesOverflow string `json:"rules_overflow,omitempty"`
 }
+
+// What to do with binding rules that do not fit the budget.
+const (
+	RulesFail = "fail"
+	RulesDrop = "drop"
+)
 
 // Message is a conversation turn.
 type Message struct {
@@ -80,13 +91,91 @@ type Document struct {
 
 // Limits on request inputs.
 const (
-	MaxBudget    = 2_000_000
-	MaxInputs    = 10_000
-	maxInputText = 4 << 20
+	MaxBudget = 2_000_000
+	MaxInputs = 10_000
 )
 
-// normalize validates the request and fills its defaults.
-func (r *Request) normalize() error {
+// Default Limits.
+const (
+	DefaultQueryBytes    = 4 << 20
+	DefaultDocumentBytes = 10 << 20
+	DefaultMessageBytes  = 4 << 20
+)
+
+// Limits bounds the size of a request's inputs, in bytes each. A request
+// over one fails with CodeTooLarge naming the field (documents[3].content)
+// before any work: a compilation's memory grows with its input. Zero
+// fields take the defaults.
+type Limits struct {
+	// QueryBytes bounds the query and the current turn (default
+	// DefaultQueryBytes, 4 MiB).
+	QueryBytes int
+	// DocumentBytes bounds each document's content (default
+	// DefaultDocumentBytes, 10 MiB).
+	DocumentBytes int
+	// MessageBytes bounds each tail message's content, tool output
+	// included, each instruction's text and each tool's description and
+	// schema (default DefaultMessageBytes, 4 MiB).
+	MessageBytes int
+}
+
+// WithDefaults returns l with its zero fields set to the defaults.
+func (l Limits) WithDefaults() Limits {
+	for _, f := range []struct {
+		v *int
+		d int
+	}{{&l.QueryBytes, DefaultQueryBytes}, {&l.DocumentBytes, DefaultDocumentBytes}, {&l.MessageBytes, DefaultMessageBytes}} {
+		if *f.v <= 0 {
+			*f.v = f.d
+		}
+	}
+	return l
+}
+
+// check returns CodeTooLarge naming the first input over its limit.
+func (l Limits) check(r *Request) error {
+	over := func(field string, n, max int) error {
+		return tenure.Errorf(tenure.CodeTooLarge, field, "%d bytes, more than the limit of %d", n, max)
+	}
+	if n := len(r.Query); n > l.QueryBytes {
+		return over("query", n, l.QueryBytes)
+	}
+	if n := len(r.CurrentTurn); n > l.QueryBytes {
+		return over("current_turn", n, l.QueryBytes)
+	}
+	for i, d := range r.Documents {
+		if n := len(d.Content); n > l.DocumentBytes {
+			return over(fmt.Sprintf("documents[%d].content", i), n, l.DocumentBytes)
+		}
+	}
+	for i, m := range r.Tail {
+		if n := len(m.Content); n > l.MessageBytes {
+			return over(fmt.Sprintf("tail[%d].content", i), n, l.MessageBytes)
+		}
+	}
+	for _, ins := range []struct {
+		name string
+		list []Instruction
+	}{{"instructions", r.Instructions}, {"late_instructions", r.LateInstructions}} {
+		for i, in := range ins.list {
+			if n := len(in.Text); n > l.MessageBytes {
+				return over(fmt.Sprintf("%s[%d].text", ins.name, i), n, l.MessageBytes)
+			}
+		}
+	}
+	for i, t := range r.Tools {
+		if n := len(t.Description); n > l.MessageBytes {
+			return over(fmt.Sprintf("tools[%d].description", i), n, l.MessageBytes)
+		}
+		if n := len(t.Schema); n > l.MessageBytes {
+			return over(fmt.Sprintf("tools[%d].schema", i), n, l.MessageBytes)
+		}
+	}
+	return nil
+}
+
+// normalize validates the request against lim and fills its defaults.
+func (r *Request) normalize(lim Limits) error {
 	if r.Budget <= 0 || r.Budget > MaxBudget {
 		return tenure.Errorf(tenure.CodeInvalid, "budget", "must be between 1 and %d tokens, got %d", MaxBudget, r.Budget)
 	}
@@ -96,19 +185,25 @@ func (r *Request) normalize() error {
 	if _, err := tenure.ParseVocab("mode", string(r.Mode), Modes); err != nil {
 		return err
 	}
+	if r.RulesOverflow == "" {
+		r.RulesOverflow = RulesFail
+	}
+	if _, err := tenure.ParseVocab("rules_overflow", r.RulesOverflow, []string{RulesFail, RulesDrop}); err != nil {
+		return err
+	}
 	if r.TaskType != "" {
 		if _, err := tenure.ParseVocab("task_type", string(r.TaskType), tenure.TaskTypes); err != nil {
 			return err
 		}
 	}
-	if r.Query == "" {
-		r.Query = r.CurrentTurn
-	}
-	if len(r.Query) > maxInputText || len(r.CurrentTurn) > maxInputText {
-		return tenure.Errorf(tenure.CodeTooLarge, "query", "longer than %d bytes", maxInputText)
-	}
 	if n := len(r.Tail) + len(r.Tools) + len(r.Documents) + len(r.Instructions) + len(r.LateInstructions); n > MaxInputs {
 		return tenure.Errorf(tenure.CodeTooLarge, "documents", "more than %d inputs", MaxInputs)
+	}
+	if err := lim.check(r); err != nil {
+		return err
+	}
+	if r.Query == "" {
+		r.Query = r.CurrentTurn
 	}
 	for i, in := range append(append([]Instruction(nil), r.Instructions...), r.LateInstructions...) {
 		if in.Role != "system" && in.Role != "developer" {

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+
+	"github.com/tenure-dev/tenure/retrieve"
 )
 
 // Subunit rescue parameters.
@@ -19,8 +21,22 @@ type document struct {
 	id     string
 	units  []*item
 	best   float64
-	terms  map[string]bool
 	source string
+	// terms is the set of the units' terms, built when a rescue needs it.
+	terms map[string]bool
+}
+
+// termSet returns the distinct terms of d's units.
+func (d *document) termSet() map[string]bool {
+	if d.terms == nil {
+		d.terms = map[string]bool{}
+		for _, u := range d.units {
+			for _, t := range retrieve.Terms(u.text) {
+				d.terms[t] = true
+			}
+		}
+	}
+	return d.terms
 }
 
 // documents groups live document subunits by document, best first.
@@ -30,15 +46,12 @@ func (r *run) documents() []*document {
 	for _, it := range r.live(SectionDocuments) {
 		d := byID[it.docID]
 		if d == nil {
-			d = &document{id: it.docID, terms: map[string]bool{}, source: it.obj.SourceOrigin}
+			d = &document{id: it.docID, source: it.obj.SourceOrigin}
 			byID[it.docID] = d
 			out = append(out, d)
 		}
 		d.units = append(d.units, it)
 		d.best = max(d.best, it.score)
-		for _, t := range it.terms {
-			d.terms[t] = true
-		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].best > out[j].best })
 	return out
@@ -67,8 +80,14 @@ func (r *run) rescue(context.Context) (int, int, error) {
 	rescued := 0
 	for _, d := range rest {
 		for _, u := range d.units {
-			target, aff := r.bestTarget(u, selected, top)
-			if u.lex >= rescueMinLex && target != nil && aff >= rescueMinAff {
+			// Only a relevant enough subunit can be rescued; the target
+			// search analyzes the selected documents' text.
+			var target *document
+			aff := 0.0
+			if u.lex >= rescueMinLex {
+				target, aff = r.bestTarget(u, selected, top)
+			}
+			if target != nil && aff >= rescueMinAff {
 				u.rescuedFrom, u.attachedTo = d.id, target.id
 				rescued++
 				continue
@@ -86,15 +105,17 @@ func (r *run) rescue(context.Context) (int, int, error) {
 func (r *run) bestTarget(u *item, selected []*document, top float64) (*document, float64) {
 	var best *document
 	bestAff := 0.0
+	terms := retrieve.Terms(u.text)
 	for _, s := range selected {
+		set := s.termSet()
 		shared := 0
-		for _, t := range u.terms {
-			if s.terms[t] {
+		for _, t := range terms {
+			if set[t] {
 				shared++
 			}
 		}
 		sim := 0.0
-		if n := len(u.terms) + len(s.terms) - shared; n > 0 {
+		if n := len(terms) + len(set) - shared; n > 0 {
 			sim = float64(shared) / float64(n)
 		}
 		same := 0.0

@@ -20,10 +20,10 @@ func renderStateItem(s *tenure.StateItem) string {
 	}
 	b.WriteString(") ")
 	if len(s.TopicTags) > 0 {
-		b.WriteString(s.TopicTags[0])
+		b.WriteString(inlineText(s.TopicTags[0]))
 		b.WriteString(": ")
 	}
-	b.WriteString(oneLine(s.Text))
+	b.WriteString(inlineText(s.Text))
 	fmt.Fprintf(&b, " [refs:%d]", len(s.Refs))
 	if s.Conflict {
 		b.WriteString(" CONFLICT")

@@ -48,6 +48,9 @@ const (
 	OmitIrrelevant   OmitReason = "irrelevant_to_active_task"
 	OmitInactiveTask OmitReason = "inactive_for_task_type"
 	OmitDuplicate    OmitReason = "duplicate"
+	// OmitRuleOverBudget drops a binding rule that did not fit, only when
+	// the request allows it (RulesDrop); the trace also warns.
+	OmitRuleOverBudget OmitReason = "binding_rule_over_budget"
 )
 
 // Trace records one compilation.
@@ -75,6 +78,10 @@ type Trace struct {
 	// allowed full traces (trace:full); for anyone else a denied object
 	// must look missing, so it is neither listed nor counted.
 	Withheld map[OmitReason]int `json:"withheld,omitempty"`
+
+	// Warnings say what the caller must know about this envelope, e.g.
+	// binding rules dropped for budget.
+	Warnings []string `json:"warnings,omitempty"`
 
 	Retrieval RetrievalMeta  `json:"retrieval_metadata"`
 	Cache     CacheMeta      `json:"cache_metadata"`

@@ -22,6 +22,9 @@ type Options struct {
 	Now func() time.Time
 	// Hierarchy ranks principals (default tenure.DefaultHierarchy).
 	Hierarchy tenure.Hierarchy
+	// WritePolicy says who may write binding content (default
+	// tenure.DefaultWritePolicy; an empty non-nil list allows everything).
+	WritePolicy []tenure.WriteRule
 	// Logger receives write outcomes at debug level (default: discard).
 	Logger *slog.Logger
 	// NewID generates object ids (default: UUIDv7, time-ordered).
@@ -37,6 +40,12 @@ type Options struct {
 	SessionGap time.Duration
 	// State configures structured-state extraction.
 	State StateOptions
+	// MaxContentBytes bounds an object's content and value and a
+	// message's content, in bytes each (default tenure.MaxContentLen,
+	// 1 MiB): a write over it fails with CodeTooLarge naming the field and
+	// writes nothing. Compilations read stored objects whole, so this
+	// bounds what one object adds to every compilation that touches it.
+	MaxContentBytes int
 }
 
 // Engine applies Tenure's semantics over a Backend.
@@ -73,6 +82,9 @@ func New(b Backend, opt Options) *Engine {
 	}
 	if opt.SessionGap <= 0 {
 		opt.SessionGap = DefaultSessionGap
+	}
+	if opt.MaxContentBytes <= 0 {
+		opt.MaxContentBytes = tenure.MaxContentLen
 	}
 	return &Engine{b: b, opt: opt}
 }

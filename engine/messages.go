@@ -194,7 +194,7 @@ func (e *Engine) prepareMessage(p tenure.Principal, m *tenure.Message) error {
 	} else if m.TenantID != p.TenantID {
 		return tenure.Errorf(tenure.CodeForbidden, "tenant_id", "the principal belongs to tenant %q", p.TenantID)
 	}
-	if err := m.Validate(); err != nil {
+	if err := m.ValidateWithin(e.opt.MaxContentBytes); err != nil {
 		return err
 	}
 	if m.UserID != "" && m.UserID != p.UserID && !p.HasPermission(tenure.PermAnyUser) {

@@ -115,13 +115,19 @@ func (w *writer) put(ctx context.Context, o tenure.Object) (tenure.WriteResult, 
 	}
 	validFromGiven := !o.ValidFrom.IsZero()
 	o.ApplyDefaults(w.now)
-	if err := o.Validate(); err != nil {
+	if o.Retrieved() {
+		// Authority follows the origin: fetched content is data whatever
+		// the request says, so it can never be promoted to a rule.
+		o.AuthorityLevel = tenure.Ptr(tenure.LevelRetrieved)
+	}
+	if err := o.ValidateWithin(w.e.opt.MaxContentBytes); err != nil {
 		return res, err
 	}
 	if err := w.authorize(&o); err != nil {
 		return res, err
 	}
 	o.WrittenBy, o.AuthorAuthority = w.p.UserID, w.p.Authority
+	o.Binding = w.p.HasPermission(tenure.PermRulesWrite) && !o.Retrieved()
 	o.TxStart, o.TxEnd = w.now, nil
 	o.Status, o.ContradictionStatus, o.IsValid, o.SupersessionLink = tenure.StatusActive, tenure.Clean, true, ""
 	if prev != nil && !validFromGiven && tenure.SameValue(&o, prev) {
@@ -167,13 +173,7 @@ func (w *writer) authorize(o *tenure.Object) error {
 	if o.SecurityClassification.Rank() > p.Clearance.Rank() {
 		return tenure.Errorf(tenure.CodeForbidden, "security_classification", "%s is above the principal's clearance (%s)", o.SecurityClassification, p.Clearance)
 	}
-	if !w.h().MayWriteLevel(p, o.Level()) {
-		return tenure.Errorf(tenure.CodeForbidden, "authority_level", "level %d needs a higher authority than %q", o.Level(), p.Authority)
-	}
-	if o.Layer == tenure.LayerEnvironment && !p.HasPermission(tenure.PermEnvironmentWrite) && w.h().Rank(p.Authority) != w.h().Rank(w.h().Top()) {
-		return tenure.Errorf(tenure.CodeForbidden, "layer", "the environment is written by external writers only (permission %s)", tenure.PermEnvironmentWrite)
-	}
-	return nil
+	return w.h().CheckWrite(p, o, w.e.opt.WritePolicy)
 }
 
 // putIdentity writes the session's identity once; it is read-only after.

@@ -24,6 +24,12 @@ func (s *Server) compile(w http.ResponseWriter, r *http.Request, p tenure.Princi
 	if ferr != nil {
 		return nil, ferr
 	}
+	// Admitted before the body is read: a refused request costs nothing.
+	release, err := s.opt.Compiles.Acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	req, err := decodeBody[compile.Request](s, r, "compile request")
 	if err != nil {
 		return nil, err

@@ -115,13 +115,13 @@ func eventually(t testing.TB, what string, cond func() bool) {
 // background digest records itself after its writes are visible.
 func (e *env) eventuallyMetric(want string) {
 	e.t.Helper()
-	eventually(e.t, "metric "+want, func() bool { return strings.Contains(e.call("GET", "/metrics", "", "").body, want) })
+	eventually(e.t, "metric "+want, func() bool { return strings.Contains(e.call("GET", "/metrics", e.monitor, "").body, want) })
 }
 
 // wantMetrics checks that /metrics has every line of want.
 func (e *env) wantMetrics(want ...string) {
 	e.t.Helper()
-	body := e.call("GET", "/metrics", "", "").body
+	body := e.call("GET", "/metrics", e.monitor, "").body
 	for _, w := range want {
 		if !strings.Contains(body, w) {
 			e.t.Errorf("metrics lack %q", w)

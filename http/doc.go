@@ -19,7 +19,7 @@
 //
 //	GET  /healthz                 liveness
 //	GET  /readyz                  readiness (503 while shutting down)
-//	GET  /metrics                 Prometheus metrics
+//	GET  /metrics                 Prometheus metrics (a key with metrics:read)
 //	GET  /v1/openapi.json         this API as OpenAPI 3.1
 //	GET  /v1/whoami               the caller's key and principal
 //	POST /v1/objects              write one object (tenure.Object → tenure.WriteResult);
@@ -53,7 +53,12 @@
 // Bodies are decoded strictly (package jsonx): unknown or repeated fields,
 // wrong types and malformed JSON are 400 invalid with the field named, and
 // nothing is written; unknown query parameters are rejected the same way.
-// Bodies over ServerOptions.MaxBodyBytes are 413 too_large. Every error is
+// Bodies over ServerOptions.MaxBodyBytes are 413 too_large, and so is a
+// compile input over the compiler's limits (compile.Limits) or stored
+// content over the store's, with the field named. Compilations and
+// POST /v1/extract run under concurrency caps (ServerOptions.Compiles,
+// Extractions): past one a call answers 503 unavailable with Retry-After at
+// once instead of queueing. Every error is
 // an ErrorBody {code, message, field} whose status comes from
 // tenure.HTTPStatus; the Client turns it back into a *tenure.Error with the
 // same code and field.
@@ -63,8 +68,11 @@
 // Each request gets an id (X-Request-Id, honored when sane, echoed back)
 // and one structured log line. GET /metrics serves, from a private
 // registry, request counts by route and status, store operations by
-// operation and code, compile latency, envelope tokens and omitted objects
-// by reason. Compile traces are kept in memory (ServerOptions.TraceTTL,
+// operation and code, compile latency, envelope tokens, omitted objects
+// by reason and the concurrency caps' refusals. It counts every tenant's
+// requests, so it needs a key holding tenure.PermMetricsRead; with
+// ServerOptions.SeparateMetrics it is left off the API and the caller
+// serves MetricsHandler, unauthenticated, on a private listener. Compile traces are kept in memory (ServerOptions.TraceTTL,
 // MaxTraces) for GET /v1/traces/{id}, readable by the same tenant's
 // compiling user and by principals allowed full traces. Server.Serve shuts
 // down gracefully when its context ends: in-flight requests finish.

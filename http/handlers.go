@@ -215,6 +215,11 @@ func (s *Server) extract(w http.ResponseWriter, r *http.Request, p tenure.Princi
 	if err := newQuery(r).done(); err != nil {
 		return nil, err
 	}
+	release, err := s.opt.Extractions.Acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	req, err := decodeBody[ExtractRequest](s, r, "extract request")
 	if err != nil {
 		return nil, err

@@ -27,15 +27,18 @@ type env struct {
 	ts    *httptest.Server
 	url   string
 	// admin is acme's top-rank key; alice an employee of acme; bob an
-	// employee of globex.
-	admin, alice, bob string
+	// employee of globex; monitor a key that may only read the metrics.
+	admin, alice, bob, monitor string
 }
 
 var (
 	adminP = tenure.Principal{TenantID: "acme", UserID: "root", Authority: "policy", Clearance: tenure.HighlyRestricted,
-		Roles: []string{"admin"}}
+		Roles: []string{"admin"}, Permissions: []string{tenure.PermRulesWrite, tenure.PermEnvironmentWrite}}
 	aliceP = tenure.Principal{TenantID: "acme", UserID: "alice", Authority: "employee", Clearance: tenure.Restricted}
 	bobP   = tenure.Principal{TenantID: "globex", UserID: "bob", Authority: "employee", Clearance: tenure.Restricted}
+	// monitorP scrapes the metrics.
+	monitorP = tenure.Principal{TenantID: "ops", UserID: "prometheus", Authority: "guest", Clearance: tenure.Public,
+		Permissions: []string{tenure.PermMetricsRead}}
 )
 
 func newEnv(t testing.TB, opts ...func(*tenurehttp.ServerOptions)) *env {
@@ -74,6 +77,7 @@ func newStoreEnv(t testing.TB, configure func(*sqlite.Store, *tenurehttp.ServerO
 	e.admin = e.key(adminP)
 	e.alice = e.key(aliceP)
 	e.bob = e.key(bobP)
+	e.monitor = e.key(monitorP)
 	return e
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 )
@@ -29,7 +30,9 @@ type metrics struct {
 	digestReqs  *prometheus.CounterVec
 }
 
-func newMetrics(reg *prometheus.Registry, traces *traceCache, digests *digester) *metrics {
+// newMetrics registers the server's metrics on reg, the concurrency caps
+// by the operation they cap.
+func newMetrics(reg *prometheus.Registry, traces *traceCache, digests *digester, caps map[string]*admit.Limiter) *metrics {
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -74,6 +77,17 @@ func newMetrics(reg *prometheus.Registry, traces *traceCache, digests *digester)
 			func() float64 { _, n := digests.stats(); return float64(n) }))
 	for _, action := range []string{"inserted", "merged", "superseded", "conflicted", "dropped"} {
 		m.items.WithLabelValues(action)
+	}
+	for op, l := range caps {
+		labels := prometheus.Labels{"operation": op}
+		reg.MustRegister(
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tenure_concurrency_rejections_total", ConstLabels: labels,
+				Help: "Calls refused with 503 unavailable because the operation's concurrency cap was reached (compile counts MCP's too)."},
+				func() float64 { return float64(l.Rejected()) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tenure_concurrency_in_flight", ConstLabels: labels,
+				Help: "Operations running under their concurrency cap."}, func() float64 { return float64(l.InUse()) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tenure_concurrency_limit", ConstLabels: labels,
+				Help: "The most operations of the kind that run at once."}, func() float64 { return float64(l.Capacity()) }))
 	}
 	return m
 }

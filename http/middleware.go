@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/admit"
 )
 
 // requestIDHeader carries the request id: honored when the client sends a
@@ -232,6 +235,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		body.Message = "internal error (request " + ri.id + ")"
 	case te.Err != nil:
 		body.Message += ": " + te.Err.Error()
+	}
+	if d, ok := admit.Refused(err); ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(d.Seconds()))))
 	}
 	writeJSON(w, tenure.HTTPStatus(body.Code), body)
 }

@@ -30,6 +30,7 @@ type apiOp struct {
 	resp                  any // a value of the response body's type
 	public                bool
 	contentType           string // of the response, when not JSON
+	capped                bool   // under a concurrency cap: 503 with Retry-After past it
 }
 
 type apiParam struct {
@@ -67,7 +68,8 @@ var (
 var apiOps = []apiOp{
 	{method: "GET", path: "/healthz", summary: "Liveness: the process serves requests.", resp: tenurehttp.Health{}, public: true},
 	{method: "GET", path: "/readyz", summary: "Readiness: the store is reachable and the server is not shutting down (503 otherwise).", resp: tenurehttp.Health{}, public: true},
-	{method: "GET", path: "/metrics", summary: "Prometheus metrics in the text exposition format.", public: true, contentType: "text/plain"},
+	{method: "GET", path: "/metrics", summary: "Prometheus metrics in the text exposition format, for keys holding the metrics:read permission " +
+		"(403 otherwise). Not served here when the server runs with a separate metrics listener (tenure serve --metrics-addr).", contentType: "text/plain"},
 	{method: "GET", path: "/v1/openapi.json", summary: "This document.", public: true, contentType: "application/json"},
 	{method: "GET", path: "/v1/whoami", summary: "The caller's API key and the principal its requests run as.", resp: tenure.APIKey{}},
 	{method: "POST", path: "/v1/objects", summary: "Write one object. The store assigns object ids: leave object_id out for a new object; an object_id naming no object the caller can read is 404, whether unused or not. A correction is a write whose supersedes names the object (by id or key) it replaces. Claims the caller cannot read never decide the outcome.",
@@ -86,16 +88,18 @@ var apiOps = []apiOp{
 	{method: "POST", path: "/v1/messages", summary: "Append messages in one transaction, all or nothing; re-appending the same message is a no-op. Ids are per thread and user: another user's message with the same id is a different message.",
 		body: tenurehttp.AppendRequest{}, resp: tenure.AppendResult{}},
 	{method: "GET", path: "/v1/messages", summary: "A thread's messages visible to the caller, in order.", query: messageParams, resp: tenurehttp.MessageList{}},
-	{method: "POST", path: "/v1/compile", summary: "Compile the context envelope for a query within a token budget, as the key's principal (leave principal out).",
+	{method: "POST", path: "/v1/compile", summary: "Compile the context envelope for a query within a token budget, as the key's principal (leave principal out). " +
+		"An input over its size limit is 413 too_large naming it (query, current_turn, documents[i].content, tail[i].content, instructions[i].text, " +
+		"tools[i].description, tools[i].schema).",
 		query: []apiParam{{"format", "string", "envelope rendering (default text)", compile.Formats},
 			{"trace", "boolean", "include the trace in the answer (it is kept for GET /v1/traces/{id} either way)", nil}},
-		body: compile.Request{}, resp: tenurehttp.CompileResponse{}},
+		body: compile.Request{}, resp: tenurehttp.CompileResponse{}, capped: true},
 	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace, for the principal that compiled it (same user, same or higher clearance) or trace:read holders of its tenant; otherwise 404 like a missing id. Withheld objects only with trace:full.", resp: compile.Trace{}},
 	{method: "POST", path: "/v1/expand", summary: "A state item and the messages it was extracted from.", body: tenure.ExpandRequest{}, resp: tenure.Expansion{}},
 	{method: "POST", path: "/v1/extract", summary: "Digest a thread now, as the key's principal: extract its new messages into state items and, " +
 		"unless summaries is false, write its due summaries. A channel's failure is reported in state_error or summary_error with 200 " +
 		"when the other channel ran; a bad request, or a digest whose every channel failed, is an error. 503 when the server does not extract.",
-		body: tenurehttp.ExtractRequest{}, resp: engine.DigestResult{}},
+		body: tenurehttp.ExtractRequest{}, resp: engine.DigestResult{}, capped: true},
 	{method: "PUT", path: "/v1/identity", summary: "Set the caller's identity for a session (the identity layer): once; the same identity again confirms it, another is 409.",
 		body: tenurehttp.IdentityRequest{}, resp: tenure.WriteResult{}},
 	{method: "PUT", path: "/v1/environment", summary: "Set environment values (the environment layer), each replacing the previous one; needs environment:write.",
@@ -190,8 +194,16 @@ func openAPIDocument(t *testing.T) []byte {
 		default:
 			ok["content"] = map[string]any{op.contentType: map[string]any{"schema": map[string]any{"type": "object"}}}
 		}
-		o["responses"] = map[string]any{"200": ok, "default": map[string]any{"description": "An error; the status comes from the code (tenure.HTTPStatus).",
-			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorBody"}}}}}
+		errContent := map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorBody"}}}
+		responses := map[string]any{"200": ok, "default": map[string]any{"description": "An error; the status comes from the code (tenure.HTTPStatus).",
+			"content": errContent}}
+		if op.capped {
+			responses["503"] = map[string]any{"description": "unavailable: the server runs as many of these at once as it may (or cannot run them at all); " +
+				"with Retry-After, try again after that many seconds.", "content": errContent,
+				"headers": map[string]any{"Retry-After": map[string]any{"description": "Seconds to wait before retrying, when a concurrency cap refused the call.",
+					"schema": map[string]any{"type": "integer"}}}}
+		}
+		o["responses"] = responses
 		if op.public {
 			o["security"] = []any{}
 		}
@@ -205,7 +217,8 @@ func openAPIDocument(t *testing.T) []byte {
 		"info": map[string]any{"title": "Tenure API", "version": "1",
 			"description": "Tenure decides what an LLM agent sees. Every call runs as the principal of its API key (Authorization: Bearer tk_…); " +
 				"objects of other tenants, or ones the principal may not read, answer 404 like missing ones. Bodies are decoded strictly: " +
-				"unknown fields, wrong types and malformed JSON are 400 with the field named, and nothing is written."},
+				"unknown fields, wrong types and malformed JSON are 400 with the field named, and nothing is written. A body over the server's limit " +
+				"(tenure serve --max-body), or a field over its own, is 413 too_large, and nothing is written."},
 		"security": []any{map[string]any{"apiKey": []any{}}},
 		"paths":    paths,
 		"components": map[string]any{

@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/compile"
 )
 
@@ -61,9 +62,14 @@ type ServerOptions struct {
 	// Logger receives one line per request and every server error
 	// (default: discard).
 	Logger *slog.Logger
-	// Registry receives the server's metrics, served at GET /metrics
-	// (default: a new private registry with the Go and process collectors).
+	// Registry receives the server's metrics, served at GET /metrics to
+	// API keys holding tenure.PermMetricsRead (default: a new private
+	// registry with the Go and process collectors).
 	Registry *prometheus.Registry
+	// SeparateMetrics leaves GET /metrics off the API: the caller serves
+	// MetricsHandler, which asks for no key, on a listener of its own that
+	// only the monitoring system can reach (tenure serve --metrics-addr).
+	SeparateMetrics bool
 	// Now is the clock of the trace cache (default time.Now).
 	Now func() time.Time
 	// MaxBodyBytes caps request bodies (default 16 MiB); larger ones get
@@ -99,6 +105,16 @@ type ServerOptions struct {
 	DigestWorkers, DigestQueue int
 	// DigestTimeout bounds each background digest (default 5m).
 	DigestTimeout time.Duration
+	// Compiles caps the compilations running at once: POST /v1/compile's
+	// and those of any mounted handler given the same limiter (serve
+	// shares it with MCP). Past it a call answers 503 unavailable with
+	// Retry-After at once, before its body is read (default
+	// admit.New("compilations", 0): twice GOMAXPROCS).
+	Compiles *admit.Limiter
+	// Extractions caps the POST /v1/extract digests running at once, the
+	// same way (default twice GOMAXPROCS). Background digests run on their
+	// own DigestWorkers.
+	Extractions *admit.Limiter
 }
 
 // Server serves the Tenure API over HTTP. Every /v1 call but the OpenAPI
@@ -157,10 +173,16 @@ func NewServer(store Store, keys Keys, opt ServerOptions) *Server {
 	if opt.DigestQueue <= 0 {
 		opt.DigestQueue = 10000
 	}
+	if opt.Compiles == nil {
+		opt.Compiles = admit.New("compilations", 0)
+	}
+	if opt.Extractions == nil {
+		opt.Extractions = admit.New("extractions", 0)
+	}
 	s := &Server{store: store, keys: keys, compiler: opt.Compiler, opt: opt, mux: http.NewServeMux()}
 	s.traces = newTraceCache(opt.TraceTTL, opt.MaxTraces, opt.Now)
 	s.digests = newDigester(opt.Digester, opt.Logger, opt.DigestWorkers, opt.DigestQueue, opt.DigestTimeout)
-	s.metrics = newMetrics(opt.Registry, s.traces, s.digests)
+	s.metrics = newMetrics(opt.Registry, s.traces, s.digests, map[string]*admit.Limiter{"compile": opt.Compiles, "extract": opt.Extractions})
 	s.digests.m = s.metrics
 	s.register()
 	s.handler = s.outer(s.mux)
@@ -180,7 +202,10 @@ func (s *Server) register() {
 	}
 	public("GET /healthz", s.healthz)
 	public("GET /readyz", s.readyz)
-	public("GET /metrics", s.metrics.handler().ServeHTTP)
+	if !s.opt.SeparateMetrics {
+		s.routes = append(s.routes, "GET /metrics")
+		s.mux.Handle("GET /metrics", s.authenticated(s.permitted(tenure.PermMetricsRead, s.metrics.handler())))
+	}
 	public("GET /v1/openapi.json", serveOpenAPI)
 
 	api("GET /v1/whoami", s.whoami)
@@ -221,6 +246,23 @@ func (s *Server) register() {
 		s.mux.HandleFunc("/", s.noRoute)
 	}
 }
+
+// permitted runs next only for a principal holding perm; others get 403
+// forbidden.
+func (s *Server) permitted(perm string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p, _ := tenure.PrincipalFromContext(r.Context()); !p.HasPermission(perm) {
+			writeError(w, r, tenure.Errorf(tenure.CodeForbidden, "Authorization", "this API key lacks the %s permission", perm))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// MetricsHandler returns the Prometheus metrics handler without
+// authentication, to serve on a private listener (see SeparateMetrics).
+// Requests to it are not counted in the request metrics.
+func (s *Server) MetricsHandler() http.Handler { return s.metrics.handler() }
 
 // limited caps the request body of a mounted handler at MaxBodyBytes.
 func (s *Server) limited(h http.Handler) http.Handler {

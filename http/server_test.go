@@ -63,7 +63,7 @@ func TestAuth(t *testing.T) {
 		if err != nil || k.Principal.UserID != "alice" || k.Principal.TenantID != "acme" {
 			t.Errorf("whoami = %+v, %v", k, err)
 		}
-		for _, path := range []string{"/healthz", "/readyz", "/metrics", "/v1/openapi.json"} {
+		for _, path := range []string{"/healthz", "/readyz", "/v1/openapi.json"} {
 			if r := e.call("GET", path, "", ""); r.status != 200 {
 				t.Errorf("GET %s without a key: %d, want 200 (public)", path, r.status)
 			}
@@ -340,7 +340,7 @@ func TestMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.call("GET", "/v1/objects", "", "")
-	r := e.call("GET", "/metrics", "", "")
+	r := e.call("GET", "/metrics", e.monitor, "")
 	for _, want := range []string{
 		`tenure_http_requests_total{code="200",route="POST /v1/objects"} 1`,
 		`tenure_http_requests_total{code="404",route="GET /v1/objects/{id}"} 1`,
@@ -372,7 +372,7 @@ func TestOmittedMetric(t *testing.T) {
 	for _, o := range tr.Omitted {
 		reasons[o.Reason]++
 	}
-	body := e.call("GET", "/metrics", "", "").body
+	body := e.call("GET", "/metrics", e.monitor, "").body
 	for reason, n := range reasons {
 		if want := fmt.Sprintf(`tenure_compile_omitted_objects_total{reason=%q} %d`, reason, n); !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)

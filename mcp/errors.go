@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/admit"
 )
 
 // errorBody is the structured content of a tool error result, and the data
@@ -21,6 +23,9 @@ type errorBody struct {
 	Message string      `json:"message"`
 	// RPCCode is the code's JSON-RPC error code (tenure.RPCCode).
 	RPCCode int `json:"rpc_code"`
+	// RetryAfter is how many seconds to wait before trying again, when a
+	// concurrency cap refused the call.
+	RetryAfter int `json:"retry_after,omitempty"`
 }
 
 // toolError is the structured content of a tool error result.
@@ -76,9 +81,16 @@ func rpcError(log *slog.Logger, op string, err error) error {
 	if code == tenure.CodeTimeout && te.Code != tenure.CodeTimeout {
 		msg = "the operation ran out of time"
 	}
-	log.Error("mcp call failed", "op", op, "code", code, "err", err)
-	data, _ := json.Marshal(errorBody{Code: code, Field: te.Field, Message: msg, RPCCode: tenure.RPCCode(code)})
-	return &jsonrpc.Error{Code: int64(tenure.RPCCode(code)), Message: msg, Data: data}
+	body := errorBody{Code: code, Field: te.Field, Message: msg, RPCCode: tenure.RPCCode(code)}
+	if d, ok := admit.Refused(err); ok {
+		body.Message += ": " + te.Err.Error()
+		body.RetryAfter = int(math.Ceil(d.Seconds()))
+		log.Warn("mcp call refused", "op", op, "err", err)
+	} else {
+		log.Error("mcp call failed", "op", op, "code", code, "err", err)
+	}
+	data, _ := json.Marshal(body)
+	return &jsonrpc.Error{Code: int64(tenure.RPCCode(code)), Message: body.Message, Data: data}
 }
 
 // writeHTTPError rejects an HTTP request with the status of err's code and

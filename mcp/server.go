@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/compile"
 )
 
@@ -58,6 +59,12 @@ type Options struct {
 	// Compiler compiles envelopes for compile_context and recall (default:
 	// compile.New(store, compile.Options{Hierarchy: Hierarchy})).
 	Compiler Compiler
+	// Compiles caps the compilations of compile_context and recall running
+	// at once; past it a call fails with unavailable (JSON-RPC error
+	// -32010, its data carrying retry_after in seconds). Give it the HTTP
+	// server's limiter to share one cap (default admit.New("compilations",
+	// 0): twice GOMAXPROCS).
+	Compiles *admit.Limiter
 	// Hierarchy ranks principals (default tenure.DefaultHierarchy).
 	Hierarchy tenure.Hierarchy
 	// DefaultBudget is compile_context's token budget when the call gives
@@ -69,7 +76,8 @@ type Options struct {
 	NewID func() string
 	// Logger receives server events and internal errors (default: discard).
 	Logger *slog.Logger
-	// Version is reported to clients at initialization (default "dev").
+	// Version is reported to clients at initialization (default
+	// tenure.Version(), the build's version).
 	Version string
 }
 
@@ -93,6 +101,9 @@ func NewServer(store Store, opt Options) *Server {
 	if opt.Compiler == nil {
 		opt.Compiler = compile.New(store, compile.Options{Hierarchy: opt.Hierarchy})
 	}
+	if opt.Compiles == nil {
+		opt.Compiles = admit.New("compilations", 0)
+	}
 	if opt.DefaultBudget <= 0 {
 		opt.DefaultBudget = 2000
 	}
@@ -106,7 +117,7 @@ func NewServer(store Store, opt Options) *Server {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opt.Version == "" {
-		opt.Version = "dev"
+		opt.Version = tenure.Version()
 	}
 	s := &Server{store: store, opt: opt}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "tenure", Title: "Tenure", Version: opt.Version},

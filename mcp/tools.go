@@ -101,6 +101,8 @@ type CompileInput struct {
 	TailTurns int    `json:"tail_turns,omitempty" jsonschema:"how many of the thread's latest turns to include verbatim (with thread_id)"`
 	TaskType  string `json:"task_type,omitempty" jsonschema:"the kind of task, which activates task-specific memory"`
 	Mode      string `json:"mode,omitempty" jsonschema:"budget allocation: full, or minimal for small budgets"`
+	// RulesOverflow is compile.Request.RulesOverflow.
+	RulesOverflow string `json:"rules_overflow,omitempty" jsonschema:"when the binding rules do not fit the budget: fail (default), or drop the lowest ones with a warning in the trace"`
 }
 
 // CompileOutput is the result of compile_context.
@@ -202,11 +204,12 @@ func (s *Server) addTools() {
 			"past conversation, retrieved data (wrapped as untrusted), structured state and the recent conversation, in cache order.",
 		Annotations: readOnly,
 		InputSchema: inputSchema[CompileInput](map[string]prop{
-			"budget":     {def: s.opt.DefaultBudget, min: num(1), max: num(compile.MaxBudget)},
-			"format":     {enum: compile.Formats, def: compile.FormatText},
-			"tail_turns": {def: 10, min: num(0), max: num(maxTailTurns)},
-			"task_type":  {enum: vocab(tenure.TaskTypes)},
-			"mode":       {enum: vocab(compile.Modes), def: string(compile.ModeFull)},
+			"budget":         {def: s.opt.DefaultBudget, min: num(1), max: num(compile.MaxBudget)},
+			"format":         {enum: compile.Formats, def: compile.FormatText},
+			"tail_turns":     {def: 10, min: num(0), max: num(maxTailTurns)},
+			"task_type":      {enum: vocab(tenure.TaskTypes)},
+			"mode":           {enum: vocab(compile.Modes), def: string(compile.ModeFull)},
+			"rules_overflow": {enum: []string{compile.RulesFail, compile.RulesDrop}, def: compile.RulesFail},
 		}),
 	}, s.compileContext)
 	addTool(s, &sdk.Tool{Name: ToolRecall, Title: "Recall",
@@ -443,6 +446,7 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 	if err != nil {
 		return nil, nil, err
 	}
+	req.RulesOverflow = in.RulesOverflow
 	format, err := compile.ParseFormat(in.Format)
 	if err != nil {
 		return nil, nil, err
@@ -452,7 +456,7 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 			return nil, nil, err
 		}
 	}
-	env, tr, err := s.opt.Compiler.Compile(ctx, req)
+	env, tr, err := s.compile(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -466,6 +470,16 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 		txt = "(empty envelope: nothing visible to the principal is relevant to this query)\n"
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: txt}}}, out, nil
+}
+
+// compile runs a compilation if the concurrency cap admits it.
+func (s *Server) compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error) {
+	release, err := s.opt.Compiles.Acquire()
+	if err != nil {
+		return compile.Envelope{}, compile.Trace{}, err
+	}
+	defer release()
+	return s.opt.Compiler.Compile(ctx, req)
 }
 
 // tail returns the latest n turns of a thread, oldest first, as the
@@ -509,7 +523,7 @@ func (s *Server) recall(ctx context.Context, c call, in RecallInput) (*sdk.CallT
 	if limit > maxRecall {
 		return nil, nil, tenure.Errorf(tenure.CodeInvalid, "limit", "at most %d", maxRecall)
 	}
-	_, tr, err := s.opt.Compiler.Compile(ctx, req)
+	_, tr, err := s.compile(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,15 +12,17 @@ import (
 // Terms splits text into lowercase word tokens, drops English stop words
 // and stems the rest with the Snowball (Porter2) English stemmer. Numbers
 // are kept as they are.
-func Terms(text string) []string {
-	var out []string
-	for _, w := range Words(text) {
-		if stopWords[w] {
-			continue
+func Terms(text string) []string { return AppendTerms(nil, text) }
+
+// AppendTerms appends the terms of text (see Terms) to dst and returns the
+// extended slice: for callers that analyze many texts and can reuse one.
+func AppendTerms(dst []string, text string) []string {
+	eachWord(text, func(w string) {
+		if !stopWords[w] {
+			dst = append(dst, Stem(w))
 		}
-		out = append(out, Stem(w))
-	}
-	return out
+	})
+	return dst
 }
 
 // Words splits text into lowercase word tokens: runs of letters and digits,
@@ -28,6 +30,12 @@ func Terms(text string) []string {
 // one-letter token unless it is a digit).
 func Words(text string) []string {
 	var out []string
+	eachWord(text, func(w string) { out = append(out, w) })
+	return out
+}
+
+// eachWord calls fn with each of the words Words returns, in order.
+func eachWord(text string, fn func(w string)) {
 	start := -1
 	lower := strings.ToLower(text)
 	flush := func(end int) {
@@ -39,7 +47,7 @@ func Words(text string) []string {
 		if len(w) == 1 && !unicode.IsDigit(rune(w[0])) {
 			return
 		}
-		out = append(out, w)
+		fn(w)
 	}
 	for i, r := range lower {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -51,7 +59,6 @@ func Words(text string) []string {
 		flush(i)
 	}
 	flush(len(lower))
-	return out
 }
 
 // ContentWords returns the distinct words of text that are not stop
@@ -88,7 +95,9 @@ func Stem(w string) string {
 		s = english.Stem(w, false)
 	}
 	if stemCached.Load() < maxCachedStems {
-		if _, loaded := stemCache.LoadOrStore(w, s); !loaded {
+		// w and s are usually slices of a whole text (see Words): cached
+		// as they are, they would keep that text alive for good.
+		if _, loaded := stemCache.LoadOrStore(strings.Clone(w), strings.Clone(s)); !loaded {
 			stemCached.Add(1)
 		}
 	}

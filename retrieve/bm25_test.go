@@ -1,6 +1,7 @@
 package retrieve_test
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -50,5 +51,34 @@ func TestBM25Ranks(t *testing.T) {
 	}
 	if got := retrieve.NewBM25(nil).Scores([]string{"x"}); len(got) != 0 {
 		t.Errorf("empty index scored %v", got)
+	}
+}
+
+// TestScoreBM25MatchesIndex: the index-free scorer returns exactly the
+// index's scores, bit for bit, for random documents and queries with
+// repeated, missing and shared terms.
+func TestScoreBM25MatchesIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vocab := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}
+	for round := range 500 {
+		docs := make([][]string, rng.IntN(8))
+		for i := range docs {
+			for range rng.IntN(12) {
+				docs[i] = append(docs[i], vocab[rng.IntN(len(vocab))])
+			}
+		}
+		var query []string
+		for range rng.IntN(6) {
+			query = append(query, vocab[rng.IntN(len(vocab))])
+		}
+		calls := 0
+		got := retrieve.ScoreBM25(len(docs), func(dst []string, i int) []string { calls++; return append(dst, docs[i]...) }, query)
+		want := retrieve.NewBM25(docs).Scores(query)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: docs %q query %q: ScoreBM25 = %v, NewBM25 = %v", round, docs, query, got, want)
+		}
+		if calls > 2*len(docs) {
+			t.Fatalf("round %d: terms called %d times for %d documents", round, calls, len(docs))
+		}
 	}
 }

@@ -3,9 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/url"
+	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -31,6 +34,9 @@ type Options struct {
 	BusyTimeout time.Duration
 	// State configures structured-state extraction.
 	State engine.StateOptions
+	// MaxContentBytes bounds stored content and values (see
+	// engine.Options.MaxContentBytes; default tenure.MaxContentLen).
+	MaxContentBytes int
 }
 
 // Store is the embedded SQLite store.
@@ -58,7 +64,8 @@ func New(path string, opt Options) *Store {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Store{path: path, opt: opt}
-	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, NewID: opt.NewID, Hierarchy: opt.Hierarchy, Logger: opt.Logger, State: opt.State})
+	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, NewID: opt.NewID, Hierarchy: opt.Hierarchy, Logger: opt.Logger,
+		State: opt.State, MaxContentBytes: opt.MaxContentBytes})
 	return s
 }
 
@@ -72,13 +79,18 @@ func (s *Store) now() time.Time {
 // Path returns the database file path.
 func (s *Store) Path() string { return s.path }
 
-// Open opens (creating if needed) the database and applies migrations.
+// Open opens (creating if needed, readable and writable by its owner
+// only) the database and applies migrations.
 func (s *Store) Open(ctx context.Context) error {
 	if s.w != nil {
 		return nil
 	}
 	if s.path == "" {
 		return tenure.Errorf(tenure.CodeInvalid, "db", "database path is empty")
+	}
+	if err := createPrivate(s.path); err != nil {
+		return fmt.Errorf("open store: %w", &tenure.Error{Code: tenure.CodeUnavailable, Field: "db",
+			Message: fmt.Sprintf("cannot create %s", s.path), Err: err})
 	}
 	w, err := sql.Open("sqlite", s.dsn(true))
 	if err != nil {
@@ -102,6 +114,21 @@ func (s *Store) Open(ctx context.Context) error {
 	go s.indexLoop(s.index)
 	s.index.wake() // messages a crash or another process left unindexed
 	return nil
+}
+
+// createPrivate creates the database file with mode 0600 unless it
+// exists. SQLite would create it 0644, readable by every local user, and
+// gives its -wal and -shm files the database file's mode. An existing
+// file keeps the mode its owner chose.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 func (s *Store) dsn(writer bool) string {

@@ -2,7 +2,9 @@ package sqlite_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -88,4 +90,31 @@ func TestStateConformance(t *testing.T) {
 		t.Cleanup(func() { st.Close() })
 		return st
 	})
+}
+
+// The database file and its -wal and -shm files are readable and
+// writable by their owner only, whatever the umask lets through.
+func TestDatabaseFilesPrivate(t *testing.T) {
+	old := syscall.Umask(0o022)
+	t.Cleanup(func() { syscall.Umask(old) })
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "private.db")
+	s := sqlite.New(path, sqlite.Options{})
+	if err := s.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// A write makes sure the write-ahead log and its index exist.
+	if _, err := s.Put(ctx, tenure.Principal{UserID: "u", TenantID: "t"}, tenure.Object{Key: "k", Content: "v"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mode := fi.Mode().Perm(); mode != 0o600 {
+			t.Errorf("%s has mode %#o, want 0600", filepath.Base(name), mode)
+		}
+	}
 }

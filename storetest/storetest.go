@@ -66,8 +66,10 @@ func newEnv(t *testing.T, f Factory) *env {
 
 // Principals used across the suite.
 var (
-	admin    = tenure.Principal{UserID: "ada", TenantID: "acme", Authority: "policy", Clearance: tenure.HighlyRestricted, Roles: []string{"admin"}}
-	cfo      = tenure.Principal{UserID: "cfo", TenantID: "acme", Authority: "manager", Clearance: tenure.Confidential, Roles: []string{"finance"}}
+	admin = tenure.Principal{UserID: "ada", TenantID: "acme", Authority: "policy", Clearance: tenure.HighlyRestricted, Roles: []string{"admin"},
+		Permissions: []string{tenure.PermRulesWrite, tenure.PermEnvironmentWrite}}
+	cfo = tenure.Principal{UserID: "cfo", TenantID: "acme", Authority: "manager", Clearance: tenure.Confidential, Roles: []string{"finance"},
+		Permissions: []string{tenure.PermRulesWrite}}
 	employee = tenure.Principal{UserID: "eve", TenantID: "acme", Authority: "employee", Clearance: tenure.Restricted, Roles: []string{"sales"}}
 	intern   = tenure.Principal{UserID: "ian", TenantID: "acme", Authority: "intern", Clearance: tenure.Public}
 	outsider = tenure.Principal{UserID: "oz", TenantID: "globex", Authority: "policy", Clearance: tenure.HighlyRestricted, Roles: []string{"admin"}}
@@ -154,4 +156,5 @@ func Run(t *testing.T, f Factory) {
 	t.Run("Invalid", func(t *testing.T) { testInvalid(t, f) })
 	t.Run("Concurrency", func(t *testing.T) { testConcurrency(t, f) })
 	t.Run("List", func(t *testing.T) { testList(t, f) })
+	t.Run("WritePolicy", func(t *testing.T) { testWritePolicy(t, f) })
 }

@@ -65,8 +65,14 @@ func localOwner() tenure.Principal {
 		Authority: tenure.DefaultHierarchy.Top(),
 		Clearance: tenure.HighlyRestricted,
 		Roles:     []string{"admin"},
+		// The owner holds every capability explicitly: rank decides who
+		// wins a conflict, permissions decide what may be written or seen.
+		Permissions: ownerPermissions,
 	}
 }
+
+// ownerPermissions are the local owner's and the first admin key's.
+var ownerPermissions = []string{tenure.PermRulesWrite, tenure.PermEnvironmentWrite, compile.PermTraceFull}
 
 // principal builds and validates who is asking, so that a bad principal is
 // rejected before the store is opened.
@@ -74,6 +80,11 @@ func (c *common) principal() (tenure.Principal, error) {
 	p, err := c.overlayPrincipal(localOwner(), nil)
 	if err != nil {
 		return p, err
+	}
+	if c.principalFile == "" && (c.set("user") || c.set("authority")) && !c.set("permissions") {
+		// Acting as someone else is not acting as the owner: the owner's
+		// permissions do not carry over unless --permissions says so.
+		p.Permissions = nil
 	}
 	p = p.WithDefaults(tenure.DefaultHierarchy)
 	if err := p.Validate(tenure.DefaultHierarchy); err != nil {
@@ -280,6 +291,13 @@ type principalFlags struct {
 	principalFile                      string
 	tenant, user, authority, clearance string
 	roles, permissions                 string
+}
+
+// set reports whether the flag name was given.
+func (c *principalFlags) set(name string) bool {
+	given := false
+	c.fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // overlayPrincipal starts from p, replaces it with the --principal file when

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
@@ -31,6 +32,7 @@ source, title, content}; --instructions of {role: system|developer, text}.`,
 type compileCmd struct {
 	common
 	query, turn, taskType, mode, format, tokenizer, asOf, embedder string
+	rulesOverflow                                                  string
 	embedURL, embedModel                                           string
 	budget                                                         int
 	trace                                                          bool
@@ -50,6 +52,7 @@ func (c *compileCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.embedder, "embedder", "none", "vector similarity: none, hash (offline hashed n-grams) or openai (an OpenAI-compatible endpoint; key from $TENURE_EMBED_API_KEY or $OPENAI_API_KEY)")
 	fs.StringVar(&c.embedURL, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint")
 	fs.StringVar(&c.embedModel, "embed-model", openai.DefaultEmbeddingModel, "embedding `model`")
+	fs.StringVar(&c.rulesOverflow, "rules-overflow", compile.RulesFail, "`mode` when the binding rules do not fit the budget: fail, or drop (the lowest ones, with a warning in the trace)")
 	fs.BoolVar(&c.trace, "trace", false, "also print the trace")
 	fs.StringVar(&c.tail, "tail", "", "JSON `file` of recent messages")
 	fs.StringVar(&c.tools, "tools", "", "JSON `file` of tool schemas")
@@ -72,12 +75,15 @@ func joinVocab[T ~string](vs []T) string {
 // request builds and checks the compile request before the store opens.
 func (c *compileCmd) request() (compile.Request, compile.Options, error) {
 	var opt compile.Options
+	if strings.TrimSpace(c.query) == "" && strings.TrimSpace(c.turn) == "" {
+		return compile.Request{}, opt, tenure.Errorf(tenure.CodeInvalid, "--query", "required (or --turn): the context is compiled for a question or a task")
+	}
 	p, s, err := c.identity()
 	if err != nil {
 		return compile.Request{}, opt, err
 	}
 	req := compile.Request{Principal: p, Scope: s, TaskType: tenure.TaskType(c.taskType), Query: c.query, CurrentTurn: c.turn,
-		Budget: c.budget, Tokenizer: c.tokenizer, Mode: compile.Mode(c.mode)}
+		Budget: c.budget, Tokenizer: c.tokenizer, Mode: compile.Mode(c.mode), RulesOverflow: c.rulesOverflow}
 	if req.AsOf, err = tenure.ParseTime("--as-of", c.asOf); err != nil {
 		return req, opt, err
 	}

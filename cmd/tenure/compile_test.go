@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 )
 
@@ -20,7 +21,7 @@ func TestCompileVectors(t *testing.T) {
 		t.Errorf("envelope:\n%s", out)
 	}
 	put(t, db, `{"key":"discount","value":"max 15%","authority_level":1,"is_constraint":true,"constraint_type":"policy"}`,
-		"--authority", "manager", "--user", "cfo")
+		"--authority", "manager", "--user", "cfo", "--permissions", "rules:write")
 	put(t, db, `{"key":"discount","value":"25% is fine"}`, "--authority", "intern", "--user", "ian")
 	out = mustCLI(t, "", "compile", "--db", db, "--query", "Can we offer 25%?", "--authority", "intern", "--user", "ian").stdout
 	if !strings.Contains(out, "max 15%") || strings.Contains(out, "25% is fine") {
@@ -141,5 +142,26 @@ func TestCompileOpenAIEmbedder(t *testing.T) {
 	mustCLI(t, "", "compile", "--db", db, "--query", "deploy", "--embedder", "openai", "--embed-url", srv.URL, "--embed-model", "m")
 	if calls == 0 || authOK != calls {
 		t.Errorf("embedding endpoint: %d calls, %d authenticated", calls, authOK)
+	}
+}
+
+func TestCompileBadRequests(t *testing.T) {
+	db := newDB(t)
+	mustCLI(t, `{"key":"order.status","value":"approved"}`, "put", "--db", db)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		field string
+	}{
+		{"ErrNoQuery", []string{"compile"}, "--query"},
+		{"ErrTinyBudget", []string{"compile", "--query", "order status", "--budget", "3"}, "budget"},
+		{"ErrRulesOverflow", []string{"compile", "--query", "order status", "--rules-overflow", "maybe"}, "rules_overflow"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tenureCLI(t, "", append(tc.args, "--db", db)...)
+			if r.code != tenure.ExitCode(tenure.CodeInvalid) || !strings.Contains(r.stderr, tc.field) || r.stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want invalid naming %s and no output", r.code, r.stdout, r.stderr, tc.field)
+			}
+		})
 	}
 }

@@ -90,8 +90,8 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 	if opt.Extractor, err = c.extractor(); err != nil {
 		return err
 	}
-	if bar := newBar(progressOut(sio, c.noProgress), len(convs), "locomo"); bar != nil {
-		opt.Progress = func(done, _ int) { _ = bar.Set(done) }
+	if bar := newProgress(progressOut(sio, c.noProgress), len(convs), "locomo", "conversation"); bar != nil {
+		opt.Progress = func(done, _ int) { bar.Set(done) }
 		defer bar.Finish()
 	}
 	rep, err := eval.RunLoCoMo(ctx, convs, opt)

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/eval"
 	"github.com/tenure-dev/tenure/sqlite"
@@ -89,14 +87,8 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	}
 	return c.withStore(ctx, func(st *sqlite.Store) error {
 		bar := c.progress(sio, len(msgs))
-		res, err := st.ImportMessages(ctx, p, msgs, func(done int) {
-			if bar != nil {
-				_ = bar.Set(done)
-			}
-		})
-		if bar != nil {
-			_ = bar.Finish()
-		}
+		res, err := st.ImportMessages(ctx, p, msgs, bar.Set)
+		bar.Finish()
 		if err != nil {
 			return atLine(err, lines)
 		}
@@ -109,15 +101,9 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	})
 }
 
-// progressMin is the smallest import that gets a progress bar.
-const progressMin = 2000
-
-// progress returns a bar for an import long enough to be worth one.
-func (c *ingestCmd) progress(sio stdio, n int) *progressbar.ProgressBar {
-	if n < progressMin {
-		return nil
-	}
-	return newBar(progressOut(sio, c.noProgress), n, "ingest", progressbar.OptionShowIts(), progressbar.OptionSetItsString("msg"))
+// progress returns the import's progress (shown after a second).
+func (c *ingestCmd) progress(sio stdio, n int) *progress {
+	return newProgress(progressOut(sio, c.noProgress), n, "ingest", "msg")
 }
 
 // messageLine is one line of a JSONL import: a message without the fields

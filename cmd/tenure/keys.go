@@ -32,7 +32,7 @@ request made with the key.`,
 type keysCmd struct {
 	principalFlags
 	db                        string
-	json                      bool
+	json, guest               bool
 	name                      string
 	userName, org, department string
 }
@@ -44,7 +44,8 @@ func (c *keysCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.name, "name", "", "create: a `label` for the key")
 	fs.StringVar(&c.principalFile, "principal", "", "create: the key's principal as a JSON `file`")
 	fs.StringVar(&c.tenant, "tenant", "", "create: the principal's tenant `id`; list: only this tenant's keys")
-	fs.StringVar(&c.user, "user", "", "create: the principal's user `id`")
+	fs.StringVar(&c.user, "user", "", "create: the principal's user `id` (required, unless --guest)")
+	fs.BoolVar(&c.guest, "guest", false, "create: a key that acts as no user (reads only what every user of the tenant may read)")
 	fs.StringVar(&c.authority, "authority", "", "create: the principal's `rank` ("+strings.Join(tenure.DefaultHierarchy.Ranks, ", ")+")")
 	fs.StringVar(&c.clearance, "clearance", "", "create: the principal's clearance `level` ("+joinVocab(tenure.Classifications)+")")
 	fs.StringVar(&c.roles, "roles", "", "create: the principal's `roles`, comma-separated")
@@ -69,6 +70,12 @@ func (c *keysCmd) principal() (tenure.Principal, error) {
 	})
 	if err != nil {
 		return p, err
+	}
+	switch {
+	case p.UserID == "" && !c.guest:
+		return p, tenure.Errorf(tenure.CodeInvalid, "--user", "required: a key acts as one user (or pass --guest for a key that acts as no user)")
+	case p.UserID != "" && c.guest:
+		return p, tenure.Errorf(tenure.CodeInvalid, "--guest", "a guest key has no user: leave out --user (or the principal file's user_id)")
 	}
 	p = p.WithDefaults(tenure.DefaultHierarchy)
 	if err := p.Validate(tenure.DefaultHierarchy); err != nil {

@@ -16,7 +16,7 @@ func TestKeysCommand(t *testing.T) {
 		len(k.Principal.Roles) != 2 {
 		t.Fatalf("keys create = %+v", created)
 	}
-	r := mustCLI(t, "", "keys", "create", "--db", db, "--tenant", "globex")
+	r := mustCLI(t, "", "keys", "create", "--db", db, "--tenant", "globex", "--guest")
 	if secret := strings.TrimSpace(r.stdout); !strings.HasPrefix(secret, tenure.APIKeyPrefix) || strings.Contains(secret, "\n") {
 		t.Errorf("keys create prints %q on stdout, want only the secret", r.stdout)
 	}
@@ -43,7 +43,9 @@ func TestKeysCommand(t *testing.T) {
 	}{
 		{"ErrNoAction", []string{"keys"}, tenure.CodeInvalid, "usage: tenure keys"},
 		{"ErrAction", []string{"keys", "rotate"}, tenure.CodeInvalid, `unknown action "rotate"`},
-		{"ErrAuthority", []string{"keys", "create", "--authority", "janitor"}, tenure.CodeInvalid, "principal.authority"},
+		{"ErrAuthority", []string{"keys", "create", "--user", "u", "--authority", "janitor"}, tenure.CodeInvalid, "principal.authority"},
+		{"ErrNoUser", []string{"keys", "create"}, tenure.CodeInvalid, "--user: required"},
+		{"ErrGuestWithUser", []string{"keys", "create", "--user", "u", "--guest"}, tenure.CodeInvalid, "--guest: a guest key has no user"},
 		{"ErrCreateFlag", []string{"keys", "list", "--user", "x"}, tenure.CodeInvalid, "--user: applies to keys create only"},
 		{"ErrRevokeUnknown", []string{"keys", "revoke", "key_nope"}, tenure.CodeNotFound, "no API key"},
 		{"ErrRevokeArgs", []string{"keys", "revoke"}, tenure.CodeInvalid, "usage: tenure keys revoke"},

@@ -130,3 +130,43 @@ func TestTenureDBEnv(t *testing.T) {
 		t.Errorf("value written with $TENURE_DB read with --db: got %s, want \"hello\"", got)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		r := mustCLI(t, "", args...)
+		if want := "tenure " + tenure.Version() + " ("; !strings.HasPrefix(r.stdout, want) {
+			t.Errorf("tenure %v = %q, want prefix %q", args, r.stdout, want)
+		}
+	}
+	var v map[string]string
+	if err := json.Unmarshal([]byte(mustCLI(t, "", "version", "--json").stdout), &v); err != nil || v["version"] != tenure.Version() {
+		t.Errorf("version --json = %v, %v", v, err)
+	}
+	if r := tenureCLI(t, "", "version", "extra"); r.code == 0 {
+		t.Error("version with an argument succeeded")
+	}
+}
+
+func TestOverridesDropOwnerPermissions(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	policy := `{"key":"p","content":"no refunds","object_type":"policy_rule"}`
+	if r := tenureCLI(t, policy, "put", "--db", db, "--authority", "manager", "--user", "cfo"); r.code != tenure.ExitCode(tenure.CodeForbidden) {
+		t.Errorf("manager without --permissions wrote a policy: exit %d %s", r.code, r.stderr)
+	}
+	mustCLI(t, policy, "put", "--db", db, "--authority", "manager", "--user", "cfo", "--permissions", "rules:write")
+	mustCLI(t, `{"key":"q","content":"the owner may","object_type":"policy_rule"}`, "put", "--db", db)
+}
+
+func TestHelpLayout(t *testing.T) {
+	texts := map[string]string{"": usage()}
+	for _, c := range commands {
+		texts[c.name] = commandUsage(c)
+	}
+	for name, text := range texts {
+		for _, l := range strings.Split(text, "\n") {
+			if len(l) > helpWidth && strings.Contains(strings.TrimSpace(l), " ") && strings.HasPrefix(l, "  ") {
+				t.Errorf("help %s: line of %d columns:\n%s", name, len(l), l)
+			}
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/mcp"
 	"github.com/tenure-dev/tenure/sqlite"
 )
@@ -74,9 +75,15 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 }
 
 // mcpHandler is the MCP endpoint tenure serve mounts at mcpPath, behind
-// its API-key authentication: each request runs as its key's principal.
-func mcpHandler(st *sqlite.Store, log *slog.Logger) http.Handler {
-	return mcp.NewServer(st, mcp.Options{PrincipalFromRequest: mcp.PrincipalFromContext, Logger: log}).HTTPHandler()
+// its API-key authentication: each request runs as its key's principal,
+// compiling with comp under the compiles cap it shares with the API (nil:
+// MCP's defaults).
+func mcpHandler(st *sqlite.Store, log *slog.Logger, comp mcp.Compiler, compiles *admit.Limiter) http.Handler {
+	opt := mcp.Options{PrincipalFromRequest: mcp.PrincipalFromContext, Logger: log, Compiles: compiles}
+	if comp != nil {
+		opt.Compiler = comp
+	}
+	return mcp.NewServer(st, opt).HTTPHandler()
 }
 
 // serveMCP serves srv's streamable HTTP handler at mcpPath on ln until ctx

@@ -172,7 +172,7 @@ func TestMCPServeMount(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h := mcpHandler(st, slog.New(slog.DiscardHandler))
+	h := mcpHandler(st, slog.New(slog.DiscardHandler), nil, nil)
 	for _, c := range []struct {
 		name      string
 		p         tenure.Principal

@@ -38,7 +38,7 @@ type commandSpec struct {
 
 // commands lists the subcommands in the order usage shows them.
 var commands = []commandSpec{
-	putSpec, getSpec, historySpec, listSpec, ingestSpec, extractSpec, expandSpec, compileSpec, retireSpec, resolutionsSpec, endSessionSpec, evalSpec, mcpSpec, serveSpec, keysSpec,
+	putSpec, getSpec, historySpec, listSpec, ingestSpec, extractSpec, expandSpec, compileSpec, retireSpec, resolutionsSpec, endSessionSpec, evalSpec, mcpSpec, serveSpec, keysSpec, versionSpec,
 }
 
 func lookup(name string) (commandSpec, bool) {
@@ -62,6 +62,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch name {
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, sio)
+	case "--version", "-version", "-v":
+		name = "version"
 	}
 	spec, ok := lookup(name)
 	if !ok {

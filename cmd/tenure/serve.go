@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/admit"
+	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/extract"
 	tenurehttp "github.com/tenure-dev/tenure/http"
@@ -40,30 +43,89 @@ messages become state items and the summaries due are written, as with
 'tenure extract'; --digest=false leaves that to POST /v1/extract. The
 deterministic rules and the extractive summarizer do the work unless --llm
 configures a model. On shutdown, running digests finish within
---shutdown-timeout.`,
+--shutdown-timeout.
+
+Limits: a request body over --max-body, a compile input over its
+--max-*-bytes limit, or stored content over --max-content-bytes is refused
+with 413 too_large naming the field, and nothing is written. Past
+--max-concurrent-compiles compilations (/v1/compile and MCP compile_context
+and recall together) or --max-concurrent-extractions POST /v1/extract calls,
+a call is refused at once with 503 unavailable and Retry-After. Sizes take a
+unit: 512KiB, 10MiB, 1GiB.
+
+/metrics counts every tenant's requests: it needs an API key holding the
+metrics:read permission ('tenure keys create --guest --permissions metrics:read';
+the admin key serve creates holds it). With --metrics-addr it is served
+there instead, without a key, and not on --addr at all: bind it to a
+loopback or private address that only the monitoring system reaches.`,
 	new: func() subcommand { return new(serveCmd) },
 }
 
 type serveCmd struct {
-	db, addr            string
-	logFormat, logLevel string
-	traceTTL, shutdown  time.Duration
-	maxTraces           int
-	maxBodyMiB          int
-	llm                 llmFlags
-	digest              bool
-	digestWorkers       int
-	rollingEvery        int
+	db, addr, metricsAddr string
+	logFormat, logLevel   string
+	traceTTL, shutdown    time.Duration
+	maxTraces             int
+	llm                   llmFlags
+	digest                bool
+	digestWorkers         int
+	rollingEvery          int
+	limits                serveLimits
+}
+
+// serveLimits are the flags that bound what one request, and many at once,
+// may take.
+type serveLimits struct {
+	body, query, document, message, content byteSize
+	compiles, extractions                   int
+}
+
+// define declares the limit flags with their defaults.
+func (l *serveLimits) define(fs *flag.FlagSet) {
+	l.body = byteSize{n: 16 << 20, bareUnit: 1 << 20}
+	l.query = byteSize{n: compile.DefaultQueryBytes, bareUnit: 1}
+	l.document = byteSize{n: compile.DefaultDocumentBytes, bareUnit: 1}
+	l.message = byteSize{n: compile.DefaultMessageBytes, bareUnit: 1}
+	l.content = byteSize{n: tenure.MaxContentLen, bareUnit: 1}
+	fs.Var(&l.body, "max-body", "largest request body `size` (a bare number is MiB)")
+	fs.Var(&l.query, "max-query-bytes", "largest `size` of a compile request's query and current turn")
+	fs.Var(&l.document, "max-document-bytes", "largest `size` of each document of a compile request")
+	fs.Var(&l.message, "max-message-bytes", "largest `size` of each tail message (tool output included), instruction and tool of a compile request")
+	fs.Var(&l.content, "max-content-bytes", "largest `size` of a stored object's content and value and of an appended message's content")
+	fs.IntVar(&l.compiles, "max-concurrent-compiles", admit.DefaultCapacity(), "run at most `n` compilations at once, HTTP and MCP together, twice GOMAXPROCS by default")
+	fs.IntVar(&l.extractions, "max-concurrent-extractions", admit.DefaultCapacity(), "run at most `n` POST /v1/extract digests at once, twice GOMAXPROCS by default")
+}
+
+// check names the first limit out of range.
+func (l *serveLimits) check() error {
+	for _, f := range []struct {
+		name string
+		ok   bool
+	}{{"--max-body", l.body.n > 0 && l.body.n <= 4<<30}, {"--max-query-bytes", l.query.n > 0 && l.query.n <= 1<<30},
+		{"--max-document-bytes", l.document.n > 0 && l.document.n <= 1<<30}, {"--max-message-bytes", l.message.n > 0 && l.message.n <= 1<<30},
+		{"--max-content-bytes", l.content.n > 0 && l.content.n <= 1<<30},
+		{"--max-concurrent-compiles", l.compiles > 0 && l.compiles <= 4096}, {"--max-concurrent-extractions", l.extractions > 0 && l.extractions <= 4096}} {
+		if !f.ok {
+			return tenure.Errorf(tenure.CodeInvalid, f.name, "out of range")
+		}
+	}
+	return nil
+}
+
+// compileLimits returns the compiler's input limits.
+func (l *serveLimits) compileLimits() compile.Limits {
+	return compile.Limits{QueryBytes: int(l.query.n), DocumentBytes: int(l.document.n), MessageBytes: int(l.message.n)}
 }
 
 func (c *serveCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.db, "db", defaultDBPath(), "database `file` ($TENURE_DB sets the default)")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen `address` host:port")
+	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics without a key on this private `address` host:port instead of on --addr with one")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log `format` on stderr: text or json")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
 	fs.DurationVar(&c.traceTTL, "trace-ttl", time.Hour, "keep compile traces for `duration` (GET /v1/traces/{id})")
 	fs.IntVar(&c.maxTraces, "max-traces", 1000, "keep at most `n` compile traces")
-	fs.IntVar(&c.maxBodyMiB, "max-body", 16, "largest request body in `MiB`")
+	c.limits.define(fs)
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this `duration` for requests and digests in flight")
 	c.llm.define(fs)
 	fs.BoolVar(&c.digest, "digest", true, "digest the threads of every append in the background (state items and summaries)")
@@ -98,11 +160,14 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	for _, f := range []struct {
 		name string
 		ok   bool
-	}{{"--trace-ttl", c.traceTTL > 0}, {"--max-traces", c.maxTraces > 0}, {"--max-body", c.maxBodyMiB > 0 && c.maxBodyMiB <= 4096},
+	}{{"--trace-ttl", c.traceTTL > 0}, {"--max-traces", c.maxTraces > 0},
 		{"--shutdown-timeout", c.shutdown > 0}, {"--digest-workers", c.digestWorkers > 0 && c.digestWorkers <= 256}} {
 		if !f.ok {
 			return tenure.Errorf(tenure.CodeInvalid, f.name, "out of range")
 		}
+	}
+	if err := c.limits.check(); err != nil {
+		return err
 	}
 	if c.rollingEvery < 1 {
 		return tenure.Errorf(tenure.CodeInvalid, "--rolling-every", "must be at least 1")
@@ -116,7 +181,14 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return &tenure.Error{Code: tenure.CodeUnavailable, Field: "--addr", Message: "cannot listen on " + c.addr, Err: err}
 	}
 	defer ln.Close()
-	st := sqlite.New(c.db, sqlite.Options{Logger: log})
+	var mln net.Listener
+	if c.metricsAddr != "" {
+		if mln, err = net.Listen("tcp", c.metricsAddr); err != nil {
+			return &tenure.Error{Code: tenure.CodeUnavailable, Field: "--metrics-addr", Message: "cannot listen on " + c.metricsAddr, Err: err}
+		}
+		defer mln.Close()
+	}
+	st := sqlite.New(c.db, sqlite.Options{Logger: log, MaxContentBytes: int(c.limits.content.n)})
 	if err := st.Open(ctx); err != nil {
 		return err
 	}
@@ -124,11 +196,18 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err := bootstrapKey(ctx, st, sio.err); err != nil {
 		return err
 	}
+	// One compiler and one compile cap for the API and MCP.
+	comp := compile.New(st, compile.Options{Logger: log, Limits: c.limits.compileLimits()})
+	compiles := admit.New("compilations", c.limits.compiles)
 	srv := tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{
 		Logger:          log,
 		Ready:           func(ctx context.Context) error { return st.DB().PingContext(ctx) },
-		Mounts:          serveMounts(st, log),
-		MaxBodyBytes:    int64(c.maxBodyMiB) << 20,
+		Compiler:        comp,
+		Compiles:        compiles,
+		Extractions:     admit.New("extractions", c.limits.extractions),
+		Mounts:          map[string]http.Handler{mcpPath: mcpHandler(st, log, comp, compiles)},
+		MaxBodyBytes:    c.limits.body.n,
+		SeparateMetrics: mln != nil,
 		TraceTTL:        c.traceTTL,
 		MaxTraces:       c.maxTraces,
 		ShutdownTimeout: c.shutdown,
@@ -136,8 +215,35 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		ManualDigest:    !c.digest,
 		DigestWorkers:   c.digestWorkers,
 	})
-	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (API /v1, OpenAPI /v1/openapi.json, MCP %s, metrics /metrics)\n", c.db, ln.Addr(), mcpPath)
+	metrics := "metrics /metrics with a metrics:read key"
+	if mln != nil {
+		metrics = fmt.Sprintf("metrics without a key on http://%s/metrics", mln.Addr())
+		stop := serveMetrics(ctx, mln, srv.MetricsHandler(), log)
+		defer stop()
+	}
+	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (API /v1, OpenAPI /v1/openapi.json, MCP %s, %s)\n", c.db, ln.Addr(), mcpPath, metrics)
 	return srv.Serve(ctx, ln)
+}
+
+// serveMetrics serves h at GET /metrics, and nothing else, on ln until
+// ctx is done or the returned stop is called.
+func serveMetrics(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger) (stop func()) {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "err", err)
+		}
+	}()
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		<-ctx.Done()
+		sctx, done := context.WithTimeout(context.Background(), 5*time.Second)
+		defer done()
+		hs.Shutdown(sctx)
+	}()
+	return cancel
 }
 
 // digester digests threads with the deterministic rules and the
@@ -153,20 +259,15 @@ func (c *serveCmd) digester(st *sqlite.Store) tenurehttp.Digester {
 	return tenurehttp.NewDigester(st, x, sum, engine.SummaryOptions{RollingEvery: c.rollingEvery})
 }
 
-// serveMounts returns the handlers serve mounts beside the API, behind the
-// same API-key authentication; they read the caller with
-// tenure.PrincipalFromContext. The MCP endpoint is at /mcp.
-func serveMounts(st *sqlite.Store, log *slog.Logger) map[string]http.Handler {
-	return map[string]http.Handler{mcpPath: mcpHandler(st, log)}
-}
-
 // adminKeyName names the key serve creates on an empty key table.
 const adminKeyName = "admin"
 
 // bootstrapKey creates the first API key when the database has none, acting
 // as the local owner, and prints it once on w.
 func bootstrapKey(ctx context.Context, st *sqlite.Store, w io.Writer) error {
-	k, secret, created, err := st.CreateFirstKey(ctx, tenure.APIKey{Name: adminKeyName, Principal: localOwner()})
+	admin := localOwner()
+	admin.Permissions = append(admin.Permissions, tenure.PermMetricsRead)
+	k, secret, created, err := st.CreateFirstKey(ctx, tenure.APIKey{Name: adminKeyName, Principal: admin})
 	if err != nil || !created {
 		return err
 	}
