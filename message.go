@@ -171,6 +171,8 @@ type MessageQuery struct {
 	RecentUnlessTokens int
 	// Before keeps only messages created before this time (nil: all).
 	Before *time.Time
+	// Threads keeps only messages of these threads (nil: every thread).
+	Threads []string
 }
 
 // ScoredMessage is a message candidate with its full-text score (higher is

@@ -160,6 +160,8 @@ type run struct {
 	docBlocks []block
 	plans     []*plan
 	total     int // exact token count of the packed envelope
+	// threads the request may use (nil: every thread).
+	threads []string
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {
@@ -192,7 +194,7 @@ func (c *Compiler) newRun(req Request) (*run, error) {
 	// Only trace:full shows what the gates withheld: a rank, even the
 	// top one, never makes an object the principal cannot read visible.
 	r := &run{c: c, req: req, p: p, scope: scope, at: at, counter: counter, alloc: alloc,
-		full: p.HasPermission(PermTraceFull)}
+		full: p.HasPermission(PermTraceFull), threads: req.threadSet()}
 	r.trace = Trace{TraceID: c.opt.NewID(), TenantID: p.TenantID, UserID: scope.UserID, ProjectID: scope.ProjectID,
 		SessionID: scope.SessionID, TaskID: scope.TaskID, Task: req.TaskType, Mode: req.Mode, Budget: req.Budget,
 		Tokenizer: counter.Name(), AsOf: req.AsOf, At: now, Compiled: []CompiledObject{}, Omitted: []OmittedObject{},

@@ -48,6 +48,9 @@ const (
 	OmitIrrelevant   OmitReason = "irrelevant_to_active_task"
 	OmitInactiveTask OmitReason = "inactive_for_task_type"
 	OmitDuplicate    OmitReason = "duplicate"
+	// OmitOtherThread drops another conversation's state and summaries
+	// (see Request.ThreadID).
+	OmitOtherThread OmitReason = "other_thread"
 	// OmitRuleOverBudget drops a binding rule that did not fit, only when
 	// the request allows it (RulesDrop); the trace also warns.
 	OmitRuleOverBudget OmitReason = "binding_rule_over_budget"

@@ -82,6 +82,8 @@ type MessageCandidateFilter struct {
 	UserID             string
 	ProjectID          string
 	Before             *time.Time
+	// Threads keeps only these threads' messages (nil: every thread).
+	Threads []string
 }
 
 // NewMessage is a message to insert with what the store derived for it.

@@ -276,8 +276,11 @@ func (e *Engine) MessageCandidates(ctx context.Context, q tenure.MessageQuery) (
 			return nil, fmt.Errorf("message candidates: %w", tenure.Errorf(tenure.CodeInvalid, c.field, "must be between 0 and %d", c.limit))
 		}
 	}
+	if len(q.Threads) > tenure.MaxListLen {
+		return nil, fmt.Errorf("message candidates: %w", tenure.Errorf(tenure.CodeTooLarge, "threads", "more than %d threads", tenure.MaxListLen))
+	}
 	out, err := e.b.MessageCandidates(ctx, p.TenantID, MessageCandidateFilter{Words: words, Limit: q.Limit,
 		Neighbors: q.Neighbors, WideMatches: q.WideMatches, Recent: q.Recent, RecentUnlessTokens: q.RecentUnlessTokens,
-		UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before})
+		UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before, Threads: q.Threads})
 	return out, wrapIf("message candidates", err)
 }

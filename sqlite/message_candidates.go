@@ -20,7 +20,14 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 	if f.Before != nil {
 		args = append(args, f.Before.UnixNano())
 	}
-	scope := func(alias string) string { return candidateScope(alias, f.Before != nil) }
+	if f.Threads != nil {
+		threads, err := json.Marshal(f.Threads)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, string(threads))
+	}
+	scope := func(alias string) string { return candidateScope(alias, f.Before != nil, f.Threads != nil) }
 	view := &threadViews{db: db, tenant: tenant, user: f.UserID, hidden: map[string][]int64{}}
 	var out []tenure.ScoredMessage
 	if len(f.Words) > 0 && f.Limit > 0 {
@@ -231,14 +238,18 @@ func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 
 // candidateScope is the condition on a messages table aliased alias that
 // keeps a principal's candidates: the tenant, the user's and the project's
-// (or shared) messages, and, with before, those created before a time. Its
-// arguments are tenant, user, project and the time.
-func candidateScope(alias string, before bool) string {
+// (or shared) messages, with before those created before a time, and with
+// threads those of the threads listed (a JSON array). Its arguments are
+// tenant, user, project, the time and the threads.
+func candidateScope(alias string, before, threads bool) string {
 	a := alias
 	s := a + `.tenant_id = ? AND (` + a + `.user_id = '' OR ` + a + `.user_id = ?) AND (` +
 		a + `.project_id = '' OR ` + a + `.project_id = ?)`
 	if before {
 		s += ` AND ` + alias + `.created_at < ?`
+	}
+	if threads {
+		s += ` AND ` + alias + `.thread_id IN (SELECT value FROM json_each(?))`
 	}
 	return s
 }

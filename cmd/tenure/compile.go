@@ -32,7 +32,7 @@ source, title, content}; --instructions of {role: system|developer, text}.`,
 type compileCmd struct {
 	common
 	query, turn, taskType, mode, format, tokenizer, asOf, embedder string
-	rulesOverflow                                                  string
+	rulesOverflow, thread, threads                                 string
 	embedURL, embedModel                                           string
 	budget                                                         int
 	trace                                                          bool
@@ -53,6 +53,8 @@ func (c *compileCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.embedURL, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint")
 	fs.StringVar(&c.embedModel, "embed-model", openai.DefaultEmbeddingModel, "embedding `model`")
 	fs.StringVar(&c.rulesOverflow, "rules-overflow", compile.RulesFail, "`mode` when the binding rules do not fit the budget: fail, or drop (the lowest ones, with a warning in the trace)")
+	fs.StringVar(&c.thread, "thread", "", "the conversation `thread` the context is for (history and state come from it; default: every thread)")
+	fs.StringVar(&c.threads, "threads", "", "further `threads` whose history and state may be used, comma-separated, or * for every thread")
 	fs.BoolVar(&c.trace, "trace", false, "also print the trace")
 	fs.StringVar(&c.tail, "tail", "", "JSON `file` of recent messages")
 	fs.StringVar(&c.tools, "tools", "", "JSON `file` of tool schemas")
@@ -83,7 +85,8 @@ func (c *compileCmd) request() (compile.Request, compile.Options, error) {
 		return compile.Request{}, opt, err
 	}
 	req := compile.Request{Principal: p, Scope: s, TaskType: tenure.TaskType(c.taskType), Query: c.query, CurrentTurn: c.turn,
-		Budget: c.budget, Tokenizer: c.tokenizer, Mode: compile.Mode(c.mode), RulesOverflow: c.rulesOverflow}
+		Budget: c.budget, Tokenizer: c.tokenizer, Mode: compile.Mode(c.mode), RulesOverflow: c.rulesOverflow,
+		ThreadID: c.thread, Threads: splitList(c.threads)}
 	if req.AsOf, err = tenure.ParseTime("--as-of", c.asOf); err != nil {
 		return req, opt, err
 	}
