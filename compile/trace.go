@@ -85,6 +85,9 @@ type Trace struct {
 	// Warnings say what the caller must know about this envelope, e.g.
 	// binding rules dropped for budget.
 	Warnings []string `json:"warnings,omitempty"`
+	// Notes say what was done before compiling, e.g. a thread's pending
+	// messages digested (added by the caller that did it).
+	Notes []string `json:"notes,omitempty"`
 
 	Retrieval RetrievalMeta  `json:"retrieval_metadata"`
 	Cache     CacheMeta      `json:"cache_metadata"`

@@ -325,6 +325,9 @@ func (s *Server) remember(ctx context.Context, c call, in RememberInput) (*sdk.C
 		if err != nil {
 			return nil, nil, unindex(err)
 		}
+		if s.opt.AfterAppend != nil && res.Appended > 0 {
+			s.opt.AfterAppend(ctx, c.p, []tenure.Message{m})
+		}
 		return nil, RememberOutput{Kind: KindMessage, Message: &m, Append: &res}, nil
 	}
 	return nil, nil, tenure.Errorf(tenure.CodeInvalid, "kind", "want %q or %q, got %q", KindObject, KindMessage, in.Kind)

@@ -33,6 +33,7 @@ type compileCmd struct {
 	common
 	query, turn, taskType, mode, format, tokenizer, asOf, embedder string
 	rulesOverflow, thread, threads                                 string
+	extract                                                        bool
 	embedURL, embedModel                                           string
 	budget                                                         int
 	trace                                                          bool
@@ -55,6 +56,7 @@ func (c *compileCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.rulesOverflow, "rules-overflow", compile.RulesFail, "`mode` when the binding rules do not fit the budget: fail, or drop (the lowest ones, with a warning in the trace)")
 	fs.StringVar(&c.thread, "thread", "", "the conversation `thread` the context is for (history and state come from it; default: every thread)")
 	fs.StringVar(&c.threads, "threads", "", "further `threads` whose history and state may be used, comma-separated, or * for every thread")
+	fs.BoolVar(&c.extract, "extract", true, "with --thread on a local database, digest the thread's pending messages first (bounded to 30 s; the trace's notes say what it did)")
 	fs.BoolVar(&c.trace, "trace", false, "also print the trace")
 	fs.StringVar(&c.tail, "tail", "", "JSON `file` of recent messages")
 	fs.StringVar(&c.tools, "tools", "", "JSON `file` of tool schemas")
@@ -149,10 +151,22 @@ func (c *compileCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return fmt.Errorf("compile: %w", err)
 	}
 	return c.withBackend(ctx, opt, func(st backend) error {
+		var notes []string
+		if local, ok := st.(localBackend); ok && c.extract && req.ThreadID != "" {
+			// State is there when the agent asks: the thread's new messages
+			// are digested before it is compiled. (A server digests in the
+			// background after every append.)
+			for _, d := range digestThreads(ctx, local.Store, req.Principal, []string{req.ThreadID}, nil) {
+				if d.did() {
+					notes = append(notes, digestNote(d))
+				}
+			}
+		}
 		env, tr, err := st.Compile(ctx, req)
 		if err != nil {
 			return err
 		}
+		tr.Notes = append(tr.Notes, notes...)
 		if c.format == compile.FormatText && !c.json {
 			if _, err := fmt.Fprint(sio.out, env.Render(compile.FormatText)); err != nil {
 				return err

@@ -45,8 +45,8 @@ is a conflict.`,
 
 type ingestCmd struct {
 	common
-	format, thread string
-	noProgress     bool
+	format, thread      string
+	noProgress, extract bool
 }
 
 func (c *ingestCmd) define(fs *flag.FlagSet) {
@@ -54,6 +54,7 @@ func (c *ingestCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.format, "format", "jsonl", "input `format`: jsonl or locomo")
 	fs.StringVar(&c.thread, "thread", "", "thread `id` for --format locomo (default: the file's base name)")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
+	fs.BoolVar(&c.extract, "extract", true, "then digest the threads imported into (state items and summaries, as 'tenure extract' does); --extract=false skips it")
 }
 
 // ingestResult is ingest's JSON output.
@@ -62,6 +63,8 @@ type ingestResult struct {
 	Messages int    `json:"messages"`
 	Appended int    `json:"appended"`
 	Skipped  int    `json:"skipped"`
+	// Digests say what digesting each thread did (with --extract).
+	Digests []threadDigest `json:"digests,omitempty"`
 }
 
 func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
@@ -93,9 +96,20 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 			return atLine(err, lines)
 		}
 		out := ingestResult{File: args[0], Messages: len(msgs), Appended: res.Appended, Skipped: res.Skipped}
+		if c.extract {
+			threads := threadsOf(msgs)
+			bar := newProgress(progressOut(sio, c.noProgress), len(threads), "digest", "thread")
+			out.Digests = digestThreads(ctx, st, p, threads, bar.Set)
+			bar.Finish()
+		}
 		return c.output(sio, out, func() error {
 			_, err := fmt.Fprintf(sio.out, "%s: appended %s, skipped %d already present\n",
 				out.File, plural(out.Appended, "message"), out.Skipped)
+			for _, d := range out.Digests {
+				if err == nil && d.did() {
+					_, err = fmt.Fprintln(sio.out, digestNote(d))
+				}
+			}
 			return err
 		})
 	})
