@@ -84,10 +84,13 @@ func testReconcile(t *testing.T, f Factory) {
 		if r.Object.ValidPrecision != tenure.PrecisionMonth {
 			t.Errorf("valid_precision = %q, want month", r.Object.ValidPrecision)
 		}
-		if o := e.get(employee, austin.Object.ObjectID); o.Status != tenure.StatusSuperseded {
-			t.Errorf("earlier report: status %s, want superseded", o.Status)
+		// Its window closes at the later valid_from, its own: the move
+		// happened some time in January, and January is Denver's.
+		if o := e.get(employee, austin.Object.ObjectID); o.Status != tenure.StatusSuperseded || o.ValidUntil == nil || !o.ValidUntil.Equal(jan10) {
+			t.Errorf("earlier report: status %s until %v, want superseded until %v", o.Status, o.ValidUntil, jan10)
 		}
 		e.wantValue(employee, "lives_in", tenure.Read{}, "Denver")
+		e.wantValue(employee, "lives_in", tenure.Read{AsOfValid: ptrTime(day(19))}, "Denver")
 		if got := e.get(employee, r.Object.ObjectID); got.ValidPrecision != tenure.PrecisionMonth {
 			t.Errorf("stored valid_precision = %q, want month", got.ValidPrecision)
 		}

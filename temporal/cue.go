@@ -33,10 +33,11 @@ const cueWindow = 24
 //  4. a present tense in its clause (is, are, 'm, do): ahead, as a
 //     schedule is ("the party is on Friday").
 //
-// A clause ends at ';' or ':' and before and, but, because, while, though,
-// or and then; a sentence at '.', '!', '?' and line breaks. Where
-// the two cues are equally near, the one before the phrase wins. With no
-// cue the result is undirected, and the caller's default applies.
+// A clause ends at ':' and before and, but, because, while, though, or,
+// then and a "so" after a comma; a sentence at '.', '!', '?', ';' and line
+// breaks. Where the two cues are equally near, the one before the phrase
+// wins. With no cue the result is undirected, and the caller's default
+// applies.
 func (s *scanner) direction(start, end int) direction {
 	lo, hi := start, end
 	for lo > 0 && start-lo < cueWindow && !s.sentenceBreak(lo) {
@@ -143,14 +144,15 @@ func (s *scanner) pastTense(k int) bool {
 }
 
 // sentenceBreak reports whether a sentence ends between the word at k and
-// the one before.
+// the one before; a ';' ends one as well as a '.' does.
 func (s *scanner) sentenceBreak(k int) bool {
-	return strings.ContainsAny(s.text[s.toks[k-1].end:s.toks[k].start], ".!?\n")
+	return strings.ContainsAny(s.text[s.toks[k-1].end:s.toks[k].start], ".!?;\n")
 }
 
 // clauseBreak reports whether a clause ends between the word at k and the
-// one before: a sentence ends, a ';' or ':' separates them, or the word at
-// k joins a new clause ("and", "because").
+// one before: a sentence ends, a ':' separates them, or the word at k
+// joins a new clause ("and", "because", ", so").
 func (s *scanner) clauseBreak(k int) bool {
-	return s.toks[k].kind == kBoundary || strings.ContainsAny(s.text[s.toks[k-1].end:s.toks[k].start], ".!?\n;:")
+	return s.toks[k].kind == kBoundary || s.toks[k].kind == kSo && s.gapIs(k, ",") ||
+		strings.ContainsAny(s.text[s.toks[k-1].end:s.toks[k].start], ".!?\n;:")
 }

@@ -102,6 +102,8 @@ func TestResolveDirection(t *testing.T) {
 			[]res{{"on Friday", "2025-02-28", "day"}, {"on Sunday", "2025-03-09", "day"}}},
 		{"OK/TwoSentences", mar5, "Friday was great. I'll be back on Friday!",
 			[]res{{"Friday", "2025-02-28", "day"}, {"on Friday", "2025-03-07", "day"}}},
+		{"OK/CommaSo", ref("2023-05-20"), "I recently had a breakthrough on May 15th, so I want to build on it.",
+			[]res{{"on May 15th", "2023-05-15", "day"}}},
 		// A clause without a cue takes the sentence's.
 		{"OK/SentenceCue", mar5, "We will rent a van and drive up on Saturday.", []res{{"on Saturday", "2025-03-08", "day"}}},
 

@@ -53,7 +53,8 @@ const (
 	kPresent   // is, are, 'm, 're, 's, do: a present-tense plan or schedule
 	kNeutral   // said, told, booked, ...: a past verb that tells nothing of the date
 	kWon       // "won" is past, "won't" future
-	kBoundary  // and, but, so, because, ...: a clause ends before it
+	kBoundary  // and, but, because, ...: a clause ends before it
+	kSo        // "so": a clause ends before it after a comma ("..., so I want"), not in "so excited"
 )
 
 // Units of kUnit words.
@@ -283,6 +284,8 @@ func lookup(w string, cues bool) (kind, int) {
 		return kMonthAbbr, int(time.December)
 	case "won":
 		return kWon, 0
+	case "so":
+		return kSo, 0
 	case "and", "but", "because", "while", "though", "although", "whereas", "or", "then":
 		return kBoundary, 0
 	case "day":
