@@ -49,7 +49,8 @@ type Attachment struct {
 type ResolvedDate struct {
 	Expr string    `json:"expr"`
 	Date time.Time `json:"date"`
-	// Granularity is day, week, month or year.
+	// Granularity is day, week, month or year: the precision of Date,
+	// which is the period's first day (see Precision).
 	Granularity string `json:"granularity"`
 }
 
@@ -103,6 +104,9 @@ func (m *Message) ValidateWithin(max int) error {
 	}
 	if m.CreatedAt.IsZero() {
 		return Errorf(CodeInvalid, "created_at", "required")
+	}
+	if !InCalendar(m.CreatedAt) {
+		return Errorf(CodeInvalid, "created_at", "year %d is outside %d-%d", m.CreatedAt.UTC().Year(), MinYear, MaxYear)
 	}
 	if len(m.Attachments) > MaxListLen {
 		return Errorf(CodeTooLarge, "attachments", "more than %d", MaxListLen)

@@ -235,10 +235,28 @@ func (o *Object) ValidateWithin(max int) error {
 			return err
 		}
 	}
+	if err := o.validateTimes(); err != nil {
+		return err
+	}
 	if o.ValidUntil != nil && !o.ValidUntil.After(o.ValidFrom) {
 		return Errorf(CodeInvalid, "valid_until", "must be after valid_from (%s)", o.ValidFrom.Format(time.RFC3339Nano))
 	}
 	return o.validateScope()
+}
+
+// validateTimes checks that the valid times are in the calendar every
+// store holds and that the precision is known.
+func (o *Object) validateTimes() error {
+	if !InCalendar(o.ValidFrom) {
+		return Errorf(CodeInvalid, "valid_from", "year %d is outside %d-%d", o.ValidFrom.UTC().Year(), MinYear, MaxYear)
+	}
+	if o.ValidUntil != nil && !InCalendar(*o.ValidUntil) {
+		return Errorf(CodeInvalid, "valid_until", "year %d is outside %d-%d", o.ValidUntil.UTC().Year(), MinYear, MaxYear)
+	}
+	if o.ValidPrecision != PrecisionExact {
+		return checkVocab("valid_precision", o.ValidPrecision, Precisions)
+	}
+	return nil
 }
 
 func (o *Object) validateVocab() error {

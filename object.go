@@ -74,8 +74,14 @@ type Object struct {
 
 	ValidFrom  time.Time  `json:"valid_from"`
 	ValidUntil *time.Time `json:"valid_until"`
-	TxStart    time.Time  `json:"tx_start"`
-	TxEnd      *time.Time `json:"tx_end"`
+	// ValidPrecision says how exactly ValidFrom is known: "day", "week",
+	// "month" or "year" when the claim was dated by a calendar period
+	// ("last month"), ValidFrom then being the period's start; empty means
+	// exact. Reconciliation compares imprecise valid times by their
+	// periods (see SamePeriod).
+	ValidPrecision Precision  `json:"valid_precision,omitempty"`
+	TxStart        time.Time  `json:"tx_start"`
+	TxEnd          *time.Time `json:"tx_end"`
 	// LastConfirmed and LastUsed are bookkeeping, updated in place: they do
 	// not change what the system believes, so they do not create versions.
 	LastConfirmed time.Time  `json:"last_confirmed"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,7 +34,9 @@ type Options struct {
 	// compilation never recounts history (default: cl100k_base).
 	CountTokens func(string) int
 	// ResolveDates resolves a message's temporal expressions against its
-	// date (default: none; stores wire in the temporal package).
+	// date (default: the temporal package's resolver). Dates out of the
+	// calendar every store holds (tenure.InCalendar) are dropped, whatever
+	// the resolver: the expression stays text.
 	ResolveDates func(text string, ref time.Time) []tenure.ResolvedDate
 	// SessionGap starts a new session for messages without a session id
 	// after this much silence (default DefaultSessionGap).
@@ -79,6 +82,8 @@ func New(b Backend, opt Options) *Engine {
 	}
 	if opt.ResolveDates == nil {
 		opt.ResolveDates = temporal.New().Resolve
+	} else {
+		opt.ResolveDates = inCalendar(opt.ResolveDates)
 	}
 	if opt.SessionGap <= 0 {
 		opt.SessionGap = DefaultSessionGap
@@ -87,6 +92,18 @@ func New(b Backend, opt Options) *Engine {
 		opt.MaxContentBytes = tenure.MaxContentLen
 	}
 	return &Engine{b: b, opt: opt}
+}
+
+// inCalendar wraps a date resolver so that it never yields a date a store
+// cannot hold. The temporal package's resolver needs no wrapping.
+func inCalendar(resolve func(string, time.Time) []tenure.ResolvedDate) func(string, time.Time) []tenure.ResolvedDate {
+	return func(text string, ref time.Time) []tenure.ResolvedDate {
+		ds := resolve(text, ref)
+		if !slices.ContainsFunc(ds, func(d tenure.ResolvedDate) bool { return !tenure.InCalendar(d.Date) }) {
+			return ds
+		}
+		return slices.DeleteFunc(slices.Clone(ds), func(d tenure.ResolvedDate) bool { return !tenure.InCalendar(d.Date) })
+	}
 }
 
 // lazyCount counts cl100k_base tokens, loading the encoding on first use

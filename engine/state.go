@@ -393,9 +393,9 @@ func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fa
 			r.drop("invalid_fact")
 			continue
 		}
-		valid := r.newest(f.Refs)
+		valid, precision := r.newest(f.Refs), tenure.PrecisionExact
 		if f.ValidFrom != nil {
-			valid = *f.ValidFrom
+			valid, precision = *f.ValidFrom, f.ValidPrecision
 		}
 		o := tenure.Object{
 			Key:                FactKey(f),
@@ -404,6 +404,7 @@ func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fa
 			UserID:             r.scope.UserID,
 			ProjectID:          r.scope.ProjectID,
 			ValidFrom:          valid,
+			ValidPrecision:     precision,
 			CanonicalEntityIDs: []string{"person:" + slug(f.Subject)},
 		}
 		if f.Kind == extract.FactProfile && multiValued[f.Attribute] {

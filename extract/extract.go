@@ -65,6 +65,9 @@ type Fact struct {
 	// ValidFrom is when the fact became true, when the message says so
 	// ("since last May"); nil means from the message's time.
 	ValidFrom *time.Time `json:"valid_from,omitempty"`
+	// ValidPrecision is how exactly ValidFrom is known: the granularity of
+	// the date it came from ("last month" is a month); empty means exact.
+	ValidPrecision tenure.Precision `json:"valid_precision,omitempty"`
 	// Confidence is how sure the extractor is.
 	Confidence tenure.Confidence `json:"confidence"`
 }

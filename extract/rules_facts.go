@@ -186,7 +186,7 @@ func (fb *factBuilder) add(kind FactKind, subject string, p factPattern, attr, r
 	f.Text = strings.Replace(strings.Replace(text, "%s", subject, 1), "%s", shown, 1)
 	if d := fb.r.changeDate(fb.clause, fb.mc.msg.CreatedAt, p.change); d != nil {
 		t := d.Date
-		f.ValidFrom = &t
+		f.ValidFrom, f.ValidPrecision = &t, tenure.Precision(d.Granularity)
 		if p.change {
 			f.Text += sinceOrIn(text) + temporal.Format(*d)
 		}

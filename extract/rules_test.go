@@ -98,7 +98,8 @@ func TestRulesConstraints(t *testing.T) {
 		{"OK/cant_exceed", "We can't exceed 2 vCPUs per container.", c("We can't exceed 2 vCPUs per container")},
 		{"OK/budget", "Budget for the migration is $12k, hard stop.", c("Budget for the migration is $12k")},
 		{"OK/deadline_word", "Deadline for the API freeze is next Monday.", c("Deadline for the API freeze is 15 May 2023")},
-		{"OK/absolute_date", "Okay folks, the release has to go out before 1 June.", c("The release has to go out before 1 June")},
+		// A day without its year takes the coming one: a deadline.
+		{"OK/absolute_date", "Okay folks, the release has to go out before 1 June.", c("The release has to go out before 1 June 2023")},
 		{"NoMatch/must_have", "We must have watched that movie ten times.", nil},
 		{"NoMatch/must_be_tired", "You must be tired after that trip.", nil},
 		{"NoMatch/must_be_broken", "The build must be broken again.", nil},

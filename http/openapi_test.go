@@ -272,6 +272,7 @@ var enums = map[reflect.Type][]string{
 	reflect.TypeFor[tenure.ConstraintType]():      strs(tenure.ConstraintTypes),
 	reflect.TypeFor[tenure.TaskType]():            strs(tenure.TaskTypes),
 	reflect.TypeFor[tenure.Tier]():                strs(tenure.Tiers),
+	reflect.TypeFor[tenure.Precision]():           strs(tenure.Precisions),
 	reflect.TypeFor[tenure.StateType]():           strs(tenure.StateTypes),
 	reflect.TypeFor[tenure.Confidence]():          strs(tenure.Confidences),
 	reflect.TypeFor[tenure.ResolutionKind]():      {"conflict", "confirmation"},

@@ -103,6 +103,18 @@ func TestRemember(t *testing.T) {
 			t.Errorf("stored %q by %q valid from %v; want Europe/Paris by ada from 2025-01-31", o.Content, o.WrittenBy, o.ValidFrom)
 		}
 	})
+	t.Run("OK/valid_precision", func(t *testing.T) {
+		var out mcp.RememberOutput
+		callOK(t, cs, mcp.ToolRemember, map[string]any{"kind": "object", "key": "user.city", "value": "Denver",
+			"valid_from": "2025-01-01", "valid_precision": "month"}, &out)
+		o, err := st.CurrentValue(ctx, owner, "user.city", tenure.Read{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.ValidPrecision != tenure.PrecisionMonth {
+			t.Errorf("stored valid_precision %q, want month", o.ValidPrecision)
+		}
+	})
 	t.Run("OK/message", func(t *testing.T) {
 		var out mcp.RememberOutput
 		callOK(t, cs, mcp.ToolRemember, map[string]any{"kind": "message", "thread_id": "t1", "role": "user",
@@ -137,6 +149,9 @@ func TestRemember(t *testing.T) {
 		{"ErrInvalid/message without thread", map[string]any{"kind": "message", "role": "user", "content": "x"}, "thread_id", tenure.CodeInvalid},
 		{"ErrInvalid/message without content", map[string]any{"kind": "message", "thread_id": "t", "role": "user"}, "content", tenure.CodeInvalid},
 		{"ErrInvalid/valid_from", map[string]any{"kind": "object", "content": "x", "valid_from": "last week"}, "valid_from", tenure.CodeInvalid},
+		{"ErrInvalid/valid_precision", map[string]any{"kind": "object", "content": "x", "valid_precision": "fortnight"}, "valid_precision", tenure.CodeInvalid},
+		{"ErrInvalid/valid_precision on message", map[string]any{"kind": "message", "thread_id": "t", "role": "user",
+			"content": "x", "valid_precision": "day"}, "valid_precision", tenure.CodeInvalid},
 		{"ErrInvalid/user layer without user", map[string]any{"kind": "object", "content": "x", "layer": "user"}, "user_id", tenure.CodeInvalid},
 		{"ErrForbidden/other user", map[string]any{"kind": "message", "thread_id": "t", "role": "user", "content": "x",
 			"user_id": "eve"}, "user_id", tenure.CodeForbidden},

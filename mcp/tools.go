@@ -69,6 +69,7 @@ type RememberInput struct {
 	TaskID                 string   `json:"task_id,omitempty" jsonschema:"object: the task a task-scoped claim belongs to (default: the server's task)"`
 	ValidFrom              string   `json:"valid_from,omitempty" jsonschema:"object: when the claim became true, RFC 3339 or a date (default: now)"`
 	ValidUntil             string   `json:"valid_until,omitempty" jsonschema:"object: when the claim stops being true, RFC 3339 or a date"`
+	ValidPrecision         string   `json:"valid_precision,omitempty" jsonschema:"object: how exactly valid_from is known when it dates a period (day, week, month or year: 'last month' is valid_from the month's first day at month precision); default exact"`
 
 	ThreadID  string `json:"thread_id,omitempty" jsonschema:"message: the conversation thread (required)"`
 	ID        string `json:"id,omitempty" jsonschema:"message: id unique within the thread (default: generated); re-sending the same id and content is a no-op"`
@@ -338,7 +339,7 @@ var (
 	messageOnly = []string{"thread_id", "id", "role", "speaker", "created_at"}
 	objectOnly  = []string{"object_id", "key", "value", "object_type", "layer", "memory_type", "source", "why_it_matters",
 		"supersedes", "is_constraint", "security_classification", "allow_roles", "deny_roles", "entities", "scope",
-		"task_id", "valid_from", "valid_until"}
+		"task_id", "valid_from", "valid_until", "valid_precision"}
 )
 
 // setField returns the first of fields that in sets, or "".
@@ -351,6 +352,7 @@ func setField(in RememberInput, fields []string) string {
 		"is_constraint": in.IsConstraint, "security_classification": in.SecurityClassification != "",
 		"allow_roles": len(in.AllowRoles) > 0, "deny_roles": len(in.DenyRoles) > 0, "entities": len(in.Entities) > 0,
 		"scope": in.Scope != "", "task_id": in.TaskID != "", "valid_from": in.ValidFrom != "", "valid_until": in.ValidUntil != "",
+		"valid_precision": in.ValidPrecision != "",
 	}
 	for _, f := range fields {
 		if set[f] {
@@ -370,7 +372,7 @@ func (s *Server) objectFrom(c call, in RememberInput) (tenure.Object, error) {
 		PermissionScope:        tenure.PermissionScope{AllowRoles: in.AllowRoles, DenyRoles: in.DenyRoles},
 		CanonicalEntityIDs:     in.Entities, Scope: tenure.ScopeKind(in.Scope),
 		UserID: in.UserID, ProjectID: c.s.ProjectID, SessionID: firstSet(in.SessionID, c.s.SessionID),
-		TaskID: firstSet(in.TaskID, c.s.TaskID), ScopeID: c.s.ScopeID}
+		TaskID: firstSet(in.TaskID, c.s.TaskID), ScopeID: c.s.ScopeID, ValidPrecision: tenure.Precision(in.ValidPrecision)}
 	if in.Value != nil {
 		v, err := json.Marshal(in.Value)
 		if err != nil {

@@ -4,7 +4,9 @@
 //
 // The protocol follows the context architecture: authority level first,
 // then the authors' rank in the principal hierarchy, then valid time (the
-// newer valid_from wins for the same slot), then source trust (source
-// authority, then confidence). If everything ties, both claims are
-// quarantined. How often a claim was repeated never matters.
+// newer valid_from wins for the same slot; when the two valid times fall in
+// one period at their precision, as "last month" and 10 January do, the
+// later report wins), then source trust (source authority, then
+// confidence). If everything ties, both claims are quarantined. How often a
+// claim was repeated never matters.
 package reconcile

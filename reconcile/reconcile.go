@@ -26,7 +26,9 @@ type Verdict struct {
 
 // Compare decides between a new claim and an old one for the same slot.
 // Claims with the same value, or whose valid-time windows do not overlap
-// (Allen's before/meets/met-by/after), do not conflict.
+// (Allen's before/meets/met-by/after), do not conflict. Valid times are
+// compared at their precision: within one period the later report wins
+// (see validOrder).
 func Compare(h tenure.Hierarchy, newer, old *tenure.Object) Verdict {
 	rel := tenure.Relate(newer.ValidInterval(), old.ValidInterval())
 	if tenure.SameValue(newer, old) || rel.Disjoint() {
@@ -42,7 +44,7 @@ func Compare(h tenure.Hierarchy, newer, old *tenure.Object) Verdict {
 		v.Winner, v.Reason = side(c), tenure.ReasonAuthorRank
 		return v
 	}
-	if c := newer.ValidFrom.Compare(old.ValidFrom); c != 0 {
+	if c := validOrder(newer, old); c != 0 {
 		v.Winner, v.Reason = side(c), tenure.ReasonValidTime
 		return v
 	}
@@ -54,6 +56,22 @@ func Compare(h tenure.Hierarchy, newer, old *tenure.Object) Verdict {
 	}
 	v.Winner, v.Reason = Tie, tenure.ReasonUnresolved
 	return v
+}
+
+// validOrder compares the valid times of a new claim and an old one: the
+// later valid_from is the newer state of the world. When the two are the
+// same period at their precisions ("last month" and 10 January, see
+// tenure.SamePeriod), neither is known to be later, and the later report
+// is: the claim written later in transaction time, the new one when both
+// were written at the same instant.
+func validOrder(newer, old *tenure.Object) int {
+	if !tenure.SamePeriod(newer, old) {
+		return newer.ValidFrom.Compare(old.ValidFrom)
+	}
+	if c := newer.TxStart.Compare(old.TxStart); c < 0 {
+		return c
+	}
+	return 1
 }
 
 func side(c int) Winner {

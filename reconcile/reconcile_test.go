@@ -21,6 +21,19 @@ func claim(value string, mut func(*tenure.Object)) *tenure.Object {
 	return o
 }
 
+// Dates of the precision cases, in 2025.
+var (
+	jan1  = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	jan10 = time.Date(2025, 1, 10, 9, 30, 0, 0, time.UTC)
+	feb5  = time.Date(2025, 2, 5, 18, 0, 0, 0, time.UTC)
+)
+
+// reported returns a mutation dating a claim: reported (written) at tx,
+// valid from valid at precision p.
+func reported(tx, valid time.Time, p tenure.Precision) func(*tenure.Object) {
+	return func(o *tenure.Object) { o.TxStart, o.ValidFrom, o.ValidPrecision = tx, valid, p }
+}
+
 func TestCompare(t *testing.T) {
 	h := tenure.DefaultHierarchy
 	later := func(o *tenure.Object) { o.ValidFrom = t0.Add(time.Hour) }
@@ -42,6 +55,36 @@ func TestCompare(t *testing.T) {
 		{"SourceAuthority", claim("b", func(o *tenure.Object) { o.SourceAuthority = tenure.Ptr(0.9) }), claim("a", nil), reconcile.NewWins, tenure.ReasonSourceTrust},
 		{"Confidence", claim("b", func(o *tenure.Object) { o.ConfidenceScore = tenure.Ptr(0.2) }), claim("a", nil), reconcile.OldWins, tenure.ReasonSourceTrust},
 		{"Tie", claim("b", nil), claim("a", nil), reconcile.Tie, tenure.ReasonUnresolved},
+
+		// Valid times at their precision. "I live in Austin" said on
+		// 10 January, then "I moved to Denver last month" said on
+		// 5 February: January holds 10 January, so the later report wins.
+		{"ImpreciseLaterReportWins", claim("Denver", reported(feb5, jan1, tenure.PrecisionMonth)),
+			claim("Austin", reported(jan10, jan10, "")), reconcile.NewWins, tenure.ReasonValidTime},
+		{"ImpreciseEarlierReportLoses", claim("Austin", reported(jan10, jan10, "")),
+			claim("Denver", reported(feb5, jan1, tenure.PrecisionMonth)), reconcile.OldWins, tenure.ReasonValidTime},
+		{"ImpreciseSameReportTimeNewWins", claim("Denver", reported(jan10, jan1, tenure.PrecisionMonth)),
+			claim("Austin", reported(jan10, jan10, "")), reconcile.NewWins, tenure.ReasonValidTime},
+		{"ImpreciseBothSamePeriod", claim("Denver", reported(feb5, jan1, tenure.PrecisionMonth)),
+			claim("Austin", reported(jan10, jan1.AddDate(0, 0, 2), tenure.PrecisionDay)), reconcile.NewWins, tenure.ReasonValidTime},
+		{"ImpreciseYearHoldsMonth", claim("Denver", reported(feb5, jan1, tenure.PrecisionYear)),
+			claim("Austin", reported(jan10, jan1.AddDate(0, 6, 0), tenure.PrecisionMonth)), reconcile.NewWins, tenure.ReasonValidTime},
+		// Outside the period the later valid time still wins, whoever
+		// reported last: "last month" is before 3 February.
+		{"ImpreciseBeforeLaterValidTime", claim("Denver", reported(feb5, jan1, tenure.PrecisionMonth)),
+			claim("Austin", reported(jan10, jan1.AddDate(0, 1, 2), "")), reconcile.OldWins, tenure.ReasonValidTime},
+		{"ImpreciseAfterEarlierValidTime", claim("Denver", reported(feb5, jan1.AddDate(0, 1, 0), tenure.PrecisionMonth)),
+			claim("Austin", reported(feb5.AddDate(0, 0, 1), jan10, "")), reconcile.NewWins, tenure.ReasonValidTime},
+		// The period ends where the next one starts: the week of Monday
+		// 6 January does not hold the first instant of 13 January.
+		{"ImpreciseWeekEnds", claim("Denver", reported(feb5, jan1.AddDate(0, 0, 5), tenure.PrecisionWeek)),
+			claim("Austin", reported(jan10, jan1.AddDate(0, 0, 12), "")), reconcile.OldWins, tenure.ReasonValidTime},
+		{"ImpreciseWeekHoldsItsSunday", claim("Denver", reported(feb5, jan1.AddDate(0, 0, 5), tenure.PrecisionWeek)),
+			claim("Austin", reported(jan10, jan1.AddDate(0, 0, 11), "")), reconcile.NewWins, tenure.ReasonValidTime},
+		// Two exact times share no period: same valid time, different
+		// report times, still a matter of trust.
+		{"ExactSameValidTimeIgnoresReport", claim("b", reported(feb5, jan10, "")),
+			claim("a", reported(jan10, jan10, "")), reconcile.Tie, tenure.ReasonUnresolved},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

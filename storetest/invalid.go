@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tenure-dev/tenure"
 )
@@ -35,6 +36,9 @@ func testInvalid(t *testing.T, f Factory) {
 		{"ConfidenceNaN", func(o *tenure.Object) { o.ConfidenceScore = tenure.Ptr(math.NaN()) }, employee, tenure.CodeInvalid, "confidence_score"},
 		{"AuthorityLevel", func(o *tenure.Object) { o.AuthorityLevel = tenure.Ptr(7) }, employee, tenure.CodeInvalid, "authority_level"},
 		{"ValidWindow", func(o *tenure.Object) { o.ValidFrom = day(2); o.ValidUntil = ptrTime(day(1)) }, employee, tenure.CodeInvalid, "valid_until"},
+		{"ValidPrecision", func(o *tenure.Object) { o.ValidPrecision = "fortnight" }, employee, tenure.CodeInvalid, "valid_precision"},
+		{"ValidFromOutOfCalendar", func(o *tenure.Object) { o.ValidFrom = time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC) }, employee, tenure.CodeInvalid, "valid_from"},
+		{"ValidUntilOutOfCalendar", func(o *tenure.Object) { o.ValidUntil = ptrTime(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)) }, employee, tenure.CodeInvalid, "valid_until"},
 		{"TxStart", func(o *tenure.Object) { o.TxStart = day(1) }, employee, tenure.CodeInvalid, "tx_start"},
 		{"Status", func(o *tenure.Object) { o.Status = tenure.StatusSuperseded }, employee, tenure.CodeInvalid, "status"},
 		{"SupersessionLink", func(o *tenure.Object) { o.SupersessionLink = "x" }, employee, tenure.CodeInvalid, "supersession_link"},

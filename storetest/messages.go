@@ -117,6 +117,7 @@ func testMessagesInvalid(t *testing.T, f MessageFactory) {
 		{"Role", func(m *tenure.Message) { m.Role = "narrator" }, tenure.CodeInvalid, "[1].role"},
 		{"Empty", func(m *tenure.Message) { m.Content = "  " }, tenure.CodeInvalid, "[1].content"},
 		{"NoTime", func(m *tenure.Message) { m.CreatedAt = time.Time{} }, tenure.CodeInvalid, "[1].created_at"},
+		{"TimeOutOfCalendar", func(m *tenure.Message) { m.CreatedAt = time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC) }, tenure.CodeInvalid, "[1].created_at"},
 		{"OtherTenant", func(m *tenure.Message) { m.TenantID = "globex" }, tenure.CodeForbidden, "[1].tenant_id"},
 		{"OtherUser", func(m *tenure.Message) { m.UserID = "someone" }, tenure.CodeForbidden, "[1].user_id"},
 		{"Attachment", func(m *tenure.Message) { m.Attachments = []tenure.Attachment{{}} }, tenure.CodeInvalid, "[1].attachments[0].kind"},

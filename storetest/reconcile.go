@@ -67,6 +67,57 @@ func testReconcile(t *testing.T, f Factory) {
 		e.wantValue(employee, "stock", tenure.Read{AsOfValid: ptrTime(day(10))}, "97")
 		e.wantValue(employee, "stock", tenure.Read{AsOfValid: ptrTime(day(3))}, "100")
 	})
+	t.Run("ValidPrecision", func(t *testing.T) {
+		// "I live in Austin" said on 10 January, then "I moved to Denver
+		// last month" said on 5 February: the move is dated to January at
+		// month precision, which holds 10 January, so the later report
+		// wins although its valid_from (1 January) is earlier.
+		e := newEnv(t, f)
+		jan1, jan10, feb5 := day(0).Truncate(24*time.Hour), day(9), day(35)
+		e.clock.Set(jan10)
+		austin := e.put(employee, tenure.Object{Key: "lives_in", Value: []byte(`"Austin"`), ValidFrom: jan10})
+		e.clock.Set(feb5)
+		r := e.put(employee, tenure.Object{Key: "lives_in", Value: []byte(`"Denver"`), ValidFrom: jan1, ValidPrecision: tenure.PrecisionMonth})
+		if r.Outcome != tenure.OutcomeCreated || len(r.Changes) != 1 || r.Changes[0].Reason != tenure.ReasonValidTime {
+			t.Fatalf("later report in the same month: %+v, want created superseding Austin", r)
+		}
+		if r.Object.ValidPrecision != tenure.PrecisionMonth {
+			t.Errorf("valid_precision = %q, want month", r.Object.ValidPrecision)
+		}
+		// Its window closes at the later valid_from, its own: the move
+		// happened some time in January, and January is Denver's.
+		if o := e.get(employee, austin.Object.ObjectID); o.Status != tenure.StatusSuperseded || o.ValidUntil == nil || !o.ValidUntil.Equal(jan10) {
+			t.Errorf("earlier report: status %s until %v, want superseded until %v", o.Status, o.ValidUntil, jan10)
+		}
+		e.wantValue(employee, "lives_in", tenure.Read{}, "Denver")
+		e.wantValue(employee, "lives_in", tenure.Read{AsOfValid: ptrTime(day(19))}, "Denver")
+		if got := e.get(employee, r.Object.ObjectID); got.ValidPrecision != tenure.PrecisionMonth {
+			t.Errorf("stored valid_precision = %q, want month", got.ValidPrecision)
+		}
+
+		// The same report without a precision is a late report of an
+		// earlier state: history, as before.
+		e = newEnv(t, f)
+		e.clock.Set(jan10)
+		e.put(employee, tenure.Object{Key: "lives_in", Value: []byte(`"Austin"`), ValidFrom: jan10})
+		e.clock.Set(feb5)
+		if r := e.put(employee, tenure.Object{Key: "lives_in", Value: []byte(`"Denver"`), ValidFrom: jan1}); r.Outcome != tenure.OutcomeSuperseded {
+			t.Errorf("exact earlier valid time: outcome %s, want superseded", r.Outcome)
+		}
+		e.wantValue(employee, "lives_in", tenure.Read{}, "Austin")
+
+		// Outside the period the later valid time still wins: December
+		// does not hold 10 January.
+		e = newEnv(t, f)
+		e.clock.Set(jan10)
+		e.put(employee, tenure.Object{Key: "lives_in", Value: []byte(`"Austin"`), ValidFrom: jan10})
+		e.clock.Set(feb5)
+		r = e.put(employee, tenure.Object{Key: "lives_in", Value: []byte(`"Denver"`), ValidFrom: jan1.AddDate(0, -1, 0), ValidPrecision: tenure.PrecisionMonth})
+		if r.Outcome != tenure.OutcomeSuperseded {
+			t.Errorf("earlier period: outcome %s, want superseded", r.Outcome)
+		}
+		e.wantValue(employee, "lives_in", tenure.Read{}, "Austin")
+	})
 	t.Run("SourceTrust", func(t *testing.T) {
 		e := newEnv(t, f)
 		at := day(1)

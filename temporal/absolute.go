@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tenure-dev/tenure"
@@ -18,23 +17,17 @@ var (
 	monthYear    = regexp.MustCompile(`(?i)\b` + monthRe + `\.?,?\s+(\d{4})\b`)
 )
 
-// monthAbbrevs are the abbreviations monthRe accepts; full names are the
-// lexer's.
-var monthAbbrevs = map[string]time.Month{"jan": time.January, "feb": time.February, "mar": time.March,
-	"apr": time.April, "jun": time.June, "jul": time.July, "aug": time.August, "sep": time.September,
-	"sept": time.September, "oct": time.October, "nov": time.November, "dec": time.December}
-
-// monthOf returns the month a name or abbreviation monthRe matched denotes.
+// monthOf returns the month a name or abbreviation monthRe matched denotes,
+// from the lexer's table.
 func monthOf(name string) time.Month {
-	if k, n := classify(name); k == kMonthName {
-		return time.Month(n)
-	}
-	return monthAbbrevs[strings.ToLower(name)]
+	_, n := classify(name)
+	return time.Month(n)
 }
 
 // Absolute returns the calendar dates and months text names outright ("3
 // June, 2023", "June 3 2023", "July 2022"), in order of appearance, as
-// days or months. Relative expressions are Resolve's.
+// days or months. Relative expressions are Resolve's. A year no store
+// holds (0000) names no date.
 func Absolute(text string) []tenure.ResolvedDate {
 	type found struct {
 		start int
@@ -43,6 +36,9 @@ func Absolute(text string) []tenure.ResolvedDate {
 	var all []found
 	taken := make([]bool, len(text))
 	add := func(start, end int, d time.Time, gran string) {
+		if !tenure.InCalendar(d) {
+			return
+		}
 		for i := start; i < end; i++ {
 			if taken[i] {
 				return

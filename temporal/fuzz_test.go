@@ -1,17 +1,20 @@
 package temporal_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/temporal"
 )
 
 // FuzzResolve checks the invariants every result must keep, whatever the
 // text: no panic, each Expr is the input's own text, in order of
-// appearance, dates are midnights in UTC aligned to their granularity, and
-// no period is listed twice.
+// appearance, dates are midnights in UTC aligned to their granularity and
+// in the calendar every store holds (they marshal as JSON), and no period
+// is listed twice.
 func FuzzResolve(f *testing.F) {
 	for _, s := range []string{
 		"Yesterday I went hiking, and last Saturday we had a picnic.",
@@ -20,18 +23,17 @@ func FuzzResolve(f *testing.F) {
 		"twenty-two days ago", "1.5 weeks ago", "9999 years ago",
 		"every Monday", "the last week of June", "\xfflast\xfe week",
 		"last\u00a0week", "LAST WEEK", "",
+		"Marco will set up the pipeline by Friday March 14", "by Wednesday", "this Friday",
+		"in two weeks", "10 days from now", "the 14th of March", "Mar. 14th, 2025", "February 29",
+		"I went there on Friday and will go again on Sunday", "We won't be there on Friday",
+		"6000 years ago", "in 9999 years", "3000 BCE", "year 12000",
 	} {
 		f.Add(s, monday.Unix())
 	}
-	// Years 1 to 9999: the range a message's timestamp can have.
-	lo := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
-	hi := time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC).Unix()
 	r := temporal.New()
 	f.Fuzz(func(t *testing.T, text string, sec int64) {
-		if sec < lo || sec > hi {
-			sec = lo + (sec%(hi-lo)+(hi-lo))%(hi-lo)
-		}
-		got := r.Resolve(text, time.Unix(sec, 0).UTC())
+		// Years 1 to 9999: the range a message's timestamp can have.
+		got := r.Resolve(text, timeIn(sec, 1, 9999))
 		if got != nil && len(got) == 0 {
 			t.Fatalf("Resolve(%q) = empty non-nil slice", text)
 		}
@@ -69,6 +71,12 @@ func FuzzResolve(f *testing.F) {
 			default:
 				t.Fatalf("Resolve(%q): granularity %q of %q", text, d.Granularity, d.Expr)
 			}
+			if !tenure.InCalendar(d.Date) {
+				t.Fatalf("Resolve(%q): date %v of %q is out of the calendar", text, d.Date, d.Expr)
+			}
+			if _, err := json.Marshal(d); err != nil {
+				t.Fatalf("Resolve(%q): date of %q does not marshal: %v", text, d.Expr, err)
+			}
 			key := d.Date.String() + d.Granularity
 			if seen[key] {
 				t.Fatalf("Resolve(%q): period %s listed twice", text, key)
@@ -77,4 +85,15 @@ func FuzzResolve(f *testing.F) {
 			_ = temporal.Format(d)
 		}
 	})
+}
+
+// timeIn maps sec, seconds since 1970, onto a time in the years from lo to
+// hi: itself when it is there, else wrapped into the range.
+func timeIn(sec int64, lo, hi int) time.Time {
+	from := time.Date(lo, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	until := time.Date(hi, 12, 31, 0, 0, 0, 0, time.UTC).Unix()
+	if sec < from || sec > until {
+		sec = from + (sec%(until-from)+(until-from))%(until-from)
+	}
+	return time.Unix(sec, 0).UTC()
 }

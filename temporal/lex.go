@@ -38,7 +38,23 @@ const (
 	kNight
 	kPartOfDay // morning, afternoon, evening
 	kWeekend
-	kEvery // every, each: "every Monday" is a habit, not a date
+	kEvery     // every, each: "every Monday" is a habit, not a date
+	kOrdinal   // n is the day: "14th", "1st"
+	kMonthAbbr // n is the time.Month: "Mar", "Sept"
+	kIn
+	kFrom
+	kNow
+	kComing // "this coming Friday"
+	// Words that say which way a date lies from the message (see cue.go).
+	kBy        // by, before, for: a deadline or a target, right before a date
+	kSince     // since, right before a date: it lies behind
+	kFutureCue // will, going, plan, due, until, ...: what follows is ahead
+	kPastCue   // was, did, went, ...: what the clause tells is behind
+	kPresent   // is, are, 'm, 're, 's, do: a present-tense plan or schedule
+	kNeutral   // said, told, booked, ...: a past verb that tells nothing of the date
+	kWon       // "won" is past, "won't" future
+	kBoundary  // and, but, because, ...: a clause ends before it
+	kSo        // "so": a clause ends before it after a comma ("..., so I want"), not in "so excited"
 )
 
 // Units of kUnit words.
@@ -149,35 +165,33 @@ func onlySpace(s string) bool {
 // further work.
 func trigger(k kind) bool {
 	switch k {
-	case kToday, kTonight, kYesterday, kTomorrow, kAgo, kLast, kThis, kNext, kWeekday:
+	case kToday, kTonight, kYesterday, kTomorrow, kAgo, kLast, kThis, kNext, kWeekday,
+		kMonthName, kMonthAbbr, kUnit, kUnits:
 		return true
 	}
 	return false
 }
 
 // maxWord is the length of the longest word in classify's table
+// ("rescheduled"); maxTrigger is that of the longest trigger word
 // ("yesterday", "wednesday", "september").
-const maxWord = 9
+const (
+	maxWord    = 11
+	maxTrigger = 9
+)
 
 // classify says what the word w means to the rules. Only ASCII words are in
 // the table, so lowercasing is a byte operation.
-func classify(w string) (kind, int) {
+func classify(w string) (kind, int) { return lookup(w, true) }
+
+// lookup is classify, reading the words that are only cues (see cueWord)
+// when cues is set: the prefilter looks for triggers, never cues.
+func lookup(w string, cues bool) (kind, int) {
 	if len(w) > maxWord {
 		return kOther, 0
 	}
 	if c := w[0]; '0' <= c && c <= '9' {
-		if len(w) > maxDigits {
-			return kOther, 0
-		}
-		n := 0
-		for i := 0; i < len(w); i++ {
-			c := w[i]
-			if c < '0' || c > '9' {
-				return kOther, 0
-			}
-			n = n*10 + int(c-'0')
-		}
-		return kNumber, n
+		return classifyNumber(w)
 	}
 	var buf [maxWord]byte
 	for i := 0; i < len(w); i++ {
@@ -234,6 +248,46 @@ func classify(w string) (kind, int) {
 		return kWeekend, 0
 	case "every", "each":
 		return kEvery, 0
+	case "in":
+		return kIn, 0
+	case "from":
+		return kFrom, 0
+	case "now":
+		return kNow, 0
+	case "coming", "upcoming":
+		return kComing, 0
+	case "by", "for":
+		return kBy, 0
+	case "since":
+		return kSince, 0
+	case "jan":
+		return kMonthAbbr, int(time.January)
+	case "feb":
+		return kMonthAbbr, int(time.February)
+	case "mar":
+		return kMonthAbbr, int(time.March)
+	case "apr":
+		return kMonthAbbr, int(time.April)
+	case "jun":
+		return kMonthAbbr, int(time.June)
+	case "jul":
+		return kMonthAbbr, int(time.July)
+	case "aug":
+		return kMonthAbbr, int(time.August)
+	case "sep", "sept":
+		return kMonthAbbr, int(time.September)
+	case "oct":
+		return kMonthAbbr, int(time.October)
+	case "nov":
+		return kMonthAbbr, int(time.November)
+	case "dec":
+		return kMonthAbbr, int(time.December)
+	case "won":
+		return kWon, 0
+	case "so":
+		return kSo, 0
+	case "and", "but", "because", "while", "though", "although", "whereas", "or", "then":
+		return kBoundary, 0
 	case "day":
 		return kUnit, unitDay
 	case "days":
@@ -311,6 +365,62 @@ func classify(w string) (kind, int) {
 	case "december":
 		return kMonthName, int(time.December)
 	}
+	if !cues {
+		return kOther, 0
+	}
+	return cueWord(string(buf[:len(w)]))
+}
+
+// classifyNumber classifies a word that starts with a digit: a number of
+// at most maxDigits digits, or an ordinal day ("14th").
+func classifyNumber(w string) (kind, int) {
+	digits := len(w)
+	k := kNumber
+	if n := len(w); n >= 3 && n <= 4 {
+		switch suffix := string([]byte{w[n-2] | 0x20, w[n-1] | 0x20}); suffix {
+		case "st", "nd", "rd", "th":
+			digits, k = n-2, kOrdinal
+		}
+	}
+	if digits > maxDigits {
+		return kOther, 0
+	}
+	n := 0
+	for i := 0; i < digits; i++ {
+		c := w[i]
+		if c < '0' || c > '9' {
+			return kOther, 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	if k == kOrdinal && (n < 1 || n > 31) {
+		return kOther, 0
+	}
+	return k, n
+}
+
+// cueWord classifies the words that only tell a date's direction.
+func cueWord(w string) (kind, int) {
+	switch w {
+	case "will", "ll", "shall", "gonna", "going", "plan", "plans", "planning", "scheduled", "due", "deadline",
+		"until", "till", "soon", "let", "lets", "hope", "hoping", "want", "wants", "wanna", "need", "needs",
+		"must", "should", "can", "intend", "expect":
+		return kFutureCue, 0
+	case "was", "were", "did", "had", "didn", "wasn", "weren", "hadn", "went", "got", "came", "saw", "made",
+		"took", "gave", "met", "felt", "left", "spent", "bought", "brought", "thought", "caught", "taught",
+		"found", "ate", "ran", "drove", "flew", "sat", "lost", "wrote", "began", "knew", "slept", "kept",
+		"paid", "sold", "sent", "built", "wore", "swam", "sang", "broke", "forgot", "became", "fell", "heard",
+		"held", "stood", "recently", "already", "earlier", "haven", "hasn", "ve", "been", "seen":
+		return kPastCue, 0
+	case "is", "are", "am", "m", "re", "s", "isn", "aren", "do", "does", "don", "doesn":
+		return kPresent, 0
+	case "said", "told", "asked", "mentioned", "promised", "agreed", "decided", "confirmed", "announced",
+		"replied", "texted", "emailed", "messaged", "suggested", "proposed", "reminded", "warned", "explained",
+		"noted", "informed", "planned", "expected", "supposed", "booked", "reserved", "arranged", "organized",
+		"organised", "invited", "registered", "signed", "moved", "postponed", "rescheduled", "pushed",
+		"delayed", "sacred", "naked", "wicked", "beloved":
+		return kNeutral, 0
+	}
 	return kOther, 0
 }
 
@@ -325,10 +435,10 @@ func hasTrigger(text string) bool {
 		}
 		// Trigger words are 3 to 9 letters long; most words are not
 		// looked up at all.
-		if n := end - start; n < 3 || n > maxWord {
+		if n := end - start; n < 3 || n > maxTrigger {
 			continue
 		}
-		if k, _ := classify(text[start:end]); trigger(k) {
+		if k, _ := lookup(text[start:end], false); trigger(k) {
 			return true
 		}
 	}

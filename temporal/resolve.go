@@ -24,7 +24,10 @@ func New() *Resolver {
 // yields one date: the result lists the periods a message talks about.
 //
 // The calendar date of ref in ref's own location is the reference day,
-// since that is the day the writer calls "today".
+// since that is the day the writer calls "today". Whether an expression
+// such as "on Friday" or "March 14" lies ahead of it or behind is read
+// from its context (see the package documentation). Every date is in
+// tenure.InCalendar.
 func (r *Resolver) Resolve(text string, ref time.Time) []tenure.ResolvedDate {
 	if !hasTrigger(text) {
 		return nil
@@ -41,7 +44,9 @@ func (r *Resolver) Resolve(text string, ref time.Time) []tenure.ResolvedDate {
 			i++
 			continue
 		}
-		if p.gran != "" {
+		// A period out of the calendar every store holds ("6000 years
+		// ago") stays text: its words are consumed, no date is listed.
+		if p.gran != "" && tenure.InCalendar(p.date) {
 			key := period{p.date.Unix(), p.gran}
 			if !contains(out, seen, key) {
 				out = append(out, tenure.ResolvedDate{

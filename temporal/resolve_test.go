@@ -133,7 +133,10 @@ func TestResolve(t *testing.T) {
 		{"SundayLastSunday", sunday, "last Sunday", []res{{"last Sunday", "2023-05-07", "day"}}},
 		{"SundayBareSunday", sunday, "on Sunday", []res{{"on Sunday", "2023-05-14", "day"}}},
 		{"SundayLastSaturday", sunday, "last Saturday", []res{{"last Saturday", "2023-05-13", "day"}}},
-		{"SundayThisMonday", sunday, "this Monday", []res{{"this Monday", "2023-05-08", "day"}}},
+		// "This <weekday>" is the coming one unless the clause tells of
+		// the past.
+		{"SundayThisMonday", sunday, "this Monday", []res{{"this Monday", "2023-05-15", "day"}}},
+		{"SundayThisMondayPast", sunday, "this Monday was hard", []res{{"this Monday", "2023-05-08", "day"}}},
 		{"SundayNextMonday", sunday, "next Monday", []res{{"next Monday", "2023-05-15", "day"}}},
 		{"SundayThisWeek", sunday, "this week", []res{{"this week", "2023-05-08", "week"}}},
 		{"SundayLastWeek", sunday, "last week", []res{{"last week", "2023-05-01", "week"}}},

@@ -84,25 +84,46 @@ func (s *scanner) match(i int) (phrase, bool) {
 		if s.at(i+1, kUnit) {
 			return s.dayBeforeAfter(i + 1)
 		}
+		if s.at(i+1, kOrdinal) {
+			return s.calendar(i, i)
+		}
 	case kUnit:
 		return s.dayBeforeAfter(i)
 	case kNumber, kA, kCouple:
+		if p, ok := s.calendar(i, i); ok {
+			return p, true
+		}
 		return s.ago(i)
+	case kOrdinal, kMonthName, kMonthAbbr:
+		return s.calendar(i, i)
+	case kIn:
+		return s.in(i)
 	case kLast:
 		return s.last(i + 1)
 	case kThis:
-		if s.at(i+1, kPast) {
+		switch {
+		case s.at(i+1, kPast):
 			return s.last(i + 2)
+		case s.at(i+1, kComing) && s.at(i+2, kWeekday):
+			return s.days(i+3, daysAhead(s.today(), time.Weekday(s.toks[i+2].n)))
+		case s.at(i+1, kWeekday):
+			return s.weekday(i, i+2, int(s.toks[i+1].n), ahead)
 		}
 		return s.this(i + 1)
 	case kNext:
 		return s.next(i + 1)
 	case kOn:
+		if p, ok := s.calendar(i, i+1); ok {
+			return p, true
+		}
 		if s.at(i+1, kWeekday) {
-			return s.weekday(i+2, int(s.toks[i+1].n))
+			return s.weekday(i, i+2, int(s.toks[i+1].n), behind)
 		}
 	case kWeekday:
-		return s.weekday(i+1, int(t.n))
+		if p, ok := s.calendar(i, i); ok {
+			return p, true
+		}
+		return s.weekday(i, i+1, int(t.n), behind)
 	case kEvery:
 		if s.at(i+1, kWeekday) {
 			return phrase{end: i + 2}, true
@@ -126,22 +147,51 @@ func (s *scanner) dayBeforeAfter(i int) (phrase, bool) {
 	return phrase{}, false
 }
 
-// ago matches "<count> <unit> ago" with the count at i.
+// ago matches "<count> <unit> ago" and "<count> <unit> from now" with the
+// count at i.
 func (s *scanner) ago(i int) (phrase, bool) {
 	n, j, ok := s.count(i)
-	if !ok || !(s.at(j, kUnit) || s.at(j, kUnits)) || !s.at(j+1, kAgo) {
+	if !ok || !(s.at(j, kUnit) || s.at(j, kUnits)) {
 		return phrase{}, false
 	}
-	end := j + 2
-	switch s.toks[j].n {
+	switch {
+	case s.at(j+1, kAgo):
+		return s.units(j+2, j, -n)
+	case s.at(j+1, kFrom) && s.at(j+2, kNow):
+		return s.units(j+3, j, n)
+	}
+	return phrase{}, false
+}
+
+// in matches "in <count> <unit>" with "in" at i: a time ahead ("in two
+// weeks"), unless the clause tells of the past, where it is a duration ("I
+// read it in a day") and consumed without a date.
+func (s *scanner) in(i int) (phrase, bool) {
+	if !s.at(i+1, kNumber) && !s.at(i+1, kA) && !s.at(i+1, kCouple) {
+		return phrase{}, false
+	}
+	n, j, ok := s.count(i + 1)
+	if !ok || !(s.at(j, kUnit) || s.at(j, kUnits)) {
+		return phrase{}, false
+	}
+	if s.direction(i, j+1) == behind {
+		return phrase{end: j + 1}, true
+	}
+	return s.units(j+1, j, n)
+}
+
+// units is the phrase ending before end that lies n units of the unit word
+// at u from the reference, at that unit's granularity.
+func (s *scanner) units(end, u, n int) (phrase, bool) {
+	switch s.toks[u].n {
 	case unitDay:
-		return s.days(end, -n)
+		return s.days(end, n)
 	case unitWeek:
-		return phrase{end: end, date: weekStart(s.today().AddDate(0, 0, -7*n)), gran: Week}, true
+		return phrase{end: end, date: weekStart(s.today().AddDate(0, 0, 7*n)), gran: Week}, true
 	case unitMonth:
-		return phrase{end: end, date: s.month(-n), gran: Month}, true
+		return phrase{end: end, date: s.month(n), gran: Month}, true
 	default:
-		return phrase{end: end, date: s.year(-n), gran: Year}, true
+		return phrase{end: end, date: s.year(n), gran: Year}, true
 	}
 }
 
@@ -222,15 +272,13 @@ func (s *scanner) last(i int) (phrase, bool) {
 	return phrase{}, false
 }
 
-// this matches what follows "this", the word at i.
+// this matches what follows "this", the word at i, but a weekday (see
+// match).
 func (s *scanner) this(i int) (phrase, bool) {
 	if i >= len(s.toks) || !s.toks[i].spaced {
 		return phrase{}, false
 	}
-	t := s.toks[i]
-	switch t.kind {
-	case kWeekday:
-		return s.days(i+1, mondayOffset(time.Weekday(t.n))-mondayOffset(s.today().Weekday()))
+	switch s.toks[i].kind {
 	case kUnit:
 		return s.unit(i, 0)
 	case kWeekend:
@@ -276,9 +324,19 @@ func (s *scanner) unit(i, delta int) (phrase, bool) {
 	return phrase{}, false
 }
 
-// weekday resolves a bare weekday ("on Friday", "Friday"): the reference
-// day itself when it is that weekday, else the most recent one before it.
-func (s *scanner) weekday(end, wd int) (phrase, bool) {
+// weekday resolves the weekday wd of the phrase from start to end ("on
+// Friday", "Friday", "this Friday") in the direction its context gives
+// (see direction), or def when the context gives none: ahead, the
+// reference day itself when it is that weekday, else the next one; behind,
+// the reference day or the most recent one before it.
+func (s *scanner) weekday(start, end, wd int, def direction) (phrase, bool) {
+	dir := s.direction(start, end)
+	if dir == undirected {
+		dir = def
+	}
+	if dir == ahead {
+		return s.days(end, daysAhead(s.today(), time.Weekday(wd))%7)
+	}
 	return s.days(end, -daysBack(s.today(), time.Weekday(wd), true))
 }
 
