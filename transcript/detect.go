@@ -166,7 +166,7 @@ func sniffJSON(data []byte) sniff {
 		if v, ok := tok.(string); ok {
 			s.value(path(), v)
 		}
-		if n := len(stack); n == 1 && s.top == '[' && s.elem == "" {
+		if n := len(stack); n == 1 && s.top == '[' && s.elem == "" && tok != json.Delim(']') {
 			s.elem = tokenKind(tok)
 		}
 		switch tok {
@@ -220,7 +220,6 @@ func tokenKind(tok json.Token) string {
 		if tok == json.Delim('[') {
 			return "arrays"
 		}
-		return "nothing"
 	case string:
 		return "strings"
 	case bool:
