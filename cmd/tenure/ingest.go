@@ -22,7 +22,7 @@ import (
 var ingestSpec = commandSpec{
 	name:    "ingest",
 	args:    "FILE",
-	summary: "import conversations (Tenure JSONL, OpenAI and Anthropic chat exports, LoCoMo, LongMemEval)",
+	summary: "import conversations: Tenure JSONL, chat exports, LoCoMo, LongMemEval",
 	detail: `ingest appends the conversations of FILE ("-" for standard input; gzip
 is read as such) to the store, all or nothing: a malformed record or field
 is reported by line and field, and nothing is imported. --skip-invalid
@@ -40,8 +40,9 @@ field, reason) in the summary and in --json's "invalid"; it exits 0.
                the speaker as author, the session's date as created_at and a
                shared photo's caption as an attachment.
   openai       {"messages": [{"role", "content"}, ...]}: one, a JSON array of
-               them or one a line; or ChatGPT's conversations.json (the branch
-               last shown of each conversation).
+               them or one a line; ChatGPT's conversations.json (the branch
+               last shown of each conversation); or ShareGPT's
+               {"conversations": [{"from", "value"}, ...]}.
   anthropic    {"system", "messages": [{"role", "content"}, ...]}, content a
                string or text, tool_use and tool_result blocks; or claude.ai's
                conversations.json.
@@ -76,10 +77,10 @@ type ingestCmd struct {
 
 func (c *ingestCmd) define(fs *flag.FlagSet) {
 	c.common.define(fs)
-	fs.StringVar(&c.format, "format", "auto", "input `format`: auto, jsonl, locomo, openai, anthropic or longmemeval")
-	fs.StringVar(&c.thread, "thread", "", "thread `id` of a chat export or LoCoMo file (default: the file's base name)")
-	fs.StringVar(&c.start, "start", "", "`time` of a chat export's first turn without a timestamp (default: the file's modification time)")
-	fs.BoolVar(&c.skipInvalid, "skip-invalid", false, "import the valid messages and report the invalid ones, instead of importing nothing")
+	fs.StringVar(&c.format, "format", "auto", "`format`: auto, jsonl, locomo, openai, anthropic or longmemeval")
+	fs.StringVar(&c.thread, "thread", "", "thread `id` of a chat export or LoCoMo file (default: file name)")
+	fs.StringVar(&c.start, "start", "", "`time` of a chat export's first turn (default: file's mtime)")
+	fs.BoolVar(&c.skipInvalid, "skip-invalid", false, "import the valid messages and report the others")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
 }
 
