@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"flag"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,6 +145,9 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		if out.Invalid == nil {
 			out.Invalid = []transcript.Problem{}
 		}
+		// In input order, where lines tell it: the store's refusals come
+		// after the parser's problems.
+		slices.SortStableFunc(out.Invalid, func(a, b transcript.Problem) int { return cmp.Compare(a.Line, b.Line) })
 		return c.output(sio, out, func() error { return printIngest(sio.out, out) })
 	})
 }

@@ -214,9 +214,9 @@ func TestIngestSkipInvalidStore(t *testing.T) {
 	}
 	got := mustJSON[ingestResult](t, changed, "ingest", "--db", db, "--skip-invalid", "-")
 	want := []transcript.Problem{
-		{Line: 6, Field: "content", ThreadID: "support-42", ID: "m5", Code: tenure.CodeInvalid, Reason: "a message needs content or an attachment"},
 		{Line: 2, Field: "id", ThreadID: "support-42", ID: "m2", Code: tenure.CodeConflict,
 			Reason: `message "m2" already exists in thread "support-42" with other content`},
+		{Line: 6, Field: "content", ThreadID: "support-42", ID: "m5", Code: tenure.CodeInvalid, Reason: "a message needs content or an attachment"},
 	}
 	if got.Appended != 1 || got.Skipped != 2 || len(got.Invalid) != 2 || got.Invalid[0] != want[0] || got.Invalid[1] != want[1] {
 		t.Errorf("import = %+v\nwant 1 appended, 2 skipped, invalid %+v", got, want)
