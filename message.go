@@ -17,7 +17,9 @@ type Message struct {
 	UserID    string `json:"user_id,omitempty"`
 	ProjectID string `json:"project_id,omitempty"`
 	ThreadID  string `json:"thread_id"`
-	// ID is stable and unique within the thread.
+	// ID is stable and unique within the thread and the user: each user
+	// (and UserID "" for messages shared with the tenant) has ids of its
+	// own, so another user's message never collides with one's own.
 	ID string `json:"id"`
 	// SessionID groups turns into sessions; empty means sessions are
 	// derived from gaps in created_at.
@@ -119,10 +121,11 @@ func (m *Message) ValidateWithin(max int) error {
 // MessageStore appends and reads messages.
 type MessageStore interface {
 	// AppendMessages appends messages in one transaction, all or nothing.
-	// Re-appending a message with the same thread, id and content is a
-	// no-op (counted as skipped); the same id with other content is a
-	// CodeConflict. Errors: CodeInvalid (field prefixed with the index),
-	// CodeForbidden, CodeConflict.
+	// Re-appending a message with the same thread, user, id and content is
+	// a no-op (counted as skipped); the same with other content is a
+	// CodeConflict. Another user's message with that id is a different
+	// message: both are stored. Errors: CodeInvalid (field prefixed with
+	// the index), CodeForbidden, CodeConflict.
 	AppendMessages(ctx context.Context, p Principal, msgs []Message) (AppendResult, error)
 	// Messages lists a thread's messages visible to p in order.
 	Messages(ctx context.Context, p Principal, f MessageFilter) ([]Message, error)
@@ -168,6 +171,8 @@ type MessageQuery struct {
 	RecentUnlessTokens int
 	// Before keeps only messages created before this time (nil: all).
 	Before *time.Time
+	// Threads keeps only messages of these threads (nil: every thread).
+	Threads []string
 }
 
 // ScoredMessage is a message candidate with its full-text score (higher is
@@ -176,7 +181,7 @@ type ScoredMessage struct {
 	Message
 	Score float64 `json:"score"`
 	// Seq orders messages as they were appended; Pos is the position in
-	// the thread.
+	// the thread among the messages the reader can read.
 	Seq int64 `json:"seq"`
 	Pos int64 `json:"pos"`
 }

@@ -22,8 +22,12 @@ const (
 //
 // Fields marked "set by the store" are rejected on input except where noted.
 type Object struct {
-	// ObjectID identifies the object across its versions. Generated when
-	// empty; a Put naming an existing id writes a new version of it.
+	// ObjectID identifies the object across its versions. The store
+	// assigns it: a Put leaves it empty for a new object, and names an
+	// existing object's id to write a new version of it. An id naming no
+	// object the principal can read is CodeNotFound, whether it is unused
+	// or names an object the principal may not read. Keys are the stable
+	// names clients choose.
 	ObjectID string `json:"object_id"`
 	// Version counts the object's versions from 1 (set by the store). On
 	// input a non-zero Version is an optimistic-concurrency check.

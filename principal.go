@@ -33,6 +33,13 @@ const (
 	// rank) and developer rules, the policy and tenant layers, policy rules
 	// and constraints, and tool definitions (see DefaultWritePolicy).
 	PermRulesWrite = "rules:write"
+	// PermTraceRead allows reading every compile trace of the tenant, not
+	// only one's own.
+	PermTraceRead = "trace:read"
+	// PermTraceFull shows, in the traces the principal reads, the objects
+	// withheld by the scope and permission gates (ids and counts); without
+	// it a withheld object is simply absent, as if it did not exist.
+	PermTraceFull = "trace:full"
 	// PermMetricsRead allows reading the server's metrics (GET /metrics),
 	// which count every tenant's requests: a server-wide permission, not
 	// granted by any rank.
@@ -126,6 +133,14 @@ func (p Principal) CanRead(o *Object) bool {
 		}
 	}
 	return false
+}
+
+// CanSee reports whether o exists for the principal: CanRead, and o names
+// no user, the principal's own, or the principal may act for any user
+// (PermAnyUser). A user's objects are access-controlled like a
+// classification; projects, sessions and tasks only narrow reads.
+func (p Principal) CanSee(o *Object) bool {
+	return p.CanRead(o) && (o.UserID == "" || o.UserID == p.UserID || p.HasPermission(PermAnyUser))
 }
 
 // Hierarchy is the ordered authority hierarchy of principals, highest first.

@@ -166,6 +166,12 @@ type Tombstone struct {
 	DeletedAt time.Time `json:"deleted_at"`
 	DeletedBy string    `json:"deleted_by"`
 	Reason    Reason    `json:"reason"`
+	// Audience is the deleted object reduced to what decides who may read
+	// it (tenant, user, classification, permission scope): a tombstone is
+	// shown only to those who could read the object. Set by the store; nil
+	// for tombstones recorded before it was kept, which are shown to no
+	// one.
+	Audience *Object `json:"-"`
 }
 
 // Filter selects objects for List. Empty fields match everything.

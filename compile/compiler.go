@@ -160,6 +160,8 @@ type run struct {
 	docBlocks []block
 	plans     []*plan
 	total     int // exact token count of the packed envelope
+	// threads the request may use (nil: every thread).
+	threads []string
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {
@@ -189,8 +191,10 @@ func (c *Compiler) newRun(req Request) (*run, error) {
 		at = req.AsOf.UTC()
 	}
 	qh := sha256.Sum256([]byte(req.Query))
+	// Only trace:full shows what the gates withheld: a rank, even the
+	// top one, never makes an object the principal cannot read visible.
 	r := &run{c: c, req: req, p: p, scope: scope, at: at, counter: counter, alloc: alloc,
-		full: h.Rank(p.Authority) == h.Rank(h.Top()) || p.HasPermission(PermTraceFull)}
+		full: p.HasPermission(PermTraceFull), threads: req.threadSet()}
 	r.trace = Trace{TraceID: c.opt.NewID(), TenantID: p.TenantID, UserID: scope.UserID, ProjectID: scope.ProjectID,
 		SessionID: scope.SessionID, TaskID: scope.TaskID, Task: req.TaskType, Mode: req.Mode, Budget: req.Budget,
 		Tokenizer: counter.Name(), AsOf: req.AsOf, At: now, Compiled: []CompiledObject{}, Omitted: []OmittedObject{},
@@ -199,5 +203,5 @@ func (c *Compiler) newRun(req Request) (*run, error) {
 }
 
 // PermTraceFull lets a principal see the ids of objects withheld by the
-// scope and permission gates in traces.
-const PermTraceFull = "trace:full"
+// scope and permission gates in traces (tenure.PermTraceFull).
+const PermTraceFull = tenure.PermTraceFull

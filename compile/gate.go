@@ -2,6 +2,8 @@ package compile
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/reconcile"
@@ -20,20 +22,57 @@ func (r *run) gate(context.Context) (int, int, error) {
 			r.withhold(it, OmitPermission)
 		case !r.scope.InScope(it.obj.Object):
 			r.withhold(it, OmitScope)
+		case !r.inThreads(it.obj.Object):
+			r.omit(it, OmitOtherThread)
 		}
 	}
 	return in, r.liveCount(), nil
 }
 
+// inThreads reports whether an object may be used by a compilation for
+// the request's threads. What crosses threads: anything not tied to a
+// conversation (profile and people facts included), and the decisions and
+// constraints of the request's project — a conversation's other state and
+// its summaries stay in it.
+func (r *run) inThreads(o *tenure.Object) bool {
+	thread, ok := objectThread(o)
+	if !ok || r.threads == nil || slices.Contains(r.threads, thread) {
+		return true
+	}
+	s := o.StateItem
+	return s != nil && o.ProjectID != "" && o.ProjectID == r.scope.ProjectID &&
+		(s.Type == tenure.StateDecision || s.Type == tenure.StateConstraint)
+}
+
+// objectThread returns the conversation a stored object belongs to: a
+// state item's thread, or the thread a summary is filed under.
+func objectThread(o *tenure.Object) (string, bool) {
+	switch {
+	case o.StateItem != nil && o.StateItem.ThreadID != "":
+		return o.StateItem.ThreadID, true
+	case isSummary(o):
+		rest := strings.TrimPrefix(o.Key, "summary/")
+		if i := strings.LastIndex(rest, "/rolling"); i >= 0 && i == len(rest)-len("/rolling") {
+			return rest[:i], true
+		}
+		if i := strings.LastIndex(rest, "/session/"); i >= 0 {
+			return rest[:i], true
+		}
+	}
+	return "", false
+}
+
 // withhold drops an object for scope or permission. Only principals
-// allowed full traces see its id; others see a count, so that a denied
-// object stays indistinguishable from a missing one.
+// allowed full traces (trace:full) see it: its id in omitted_objects and
+// its count in withheld. For anyone else it leaves no trace, not even a
+// count, so that a denied object stays indistinguishable from a missing
+// one.
 func (r *run) withhold(it *item, reason OmitReason) {
-	if r.full {
-		r.omit(it, reason)
+	if !r.full {
+		it.dropped = true
 		return
 	}
-	it.dropped = true
+	r.omit(it, reason)
 	if r.trace.Withheld == nil {
 		r.trace.Withheld = map[OmitReason]int{}
 	}

@@ -84,7 +84,11 @@ func richStore(f *fixture) {
 				Confidence: tenure.ConfidenceLow, Refs: []string{"m3"}, Conflict: true, LastSeenAt: t0}}},
 		{employee, tenure.Object{ObjectID: "ws-1", Key: "draft.outline", Content: "outline: intro, Q1, Q2, outlook", Layer: tenure.LayerWorkingSet, SessionID: "s1"}},
 	}
+	// The store assigns ids; it hands out the names above, so that the
+	// goldens read.
 	for _, p := range puts {
+		f.ids = []string{p.o.ObjectID}
+		p.o.ObjectID = ""
 		f.put(p.p, p.o)
 	}
 	f.clock.Set(t0.Add(2 * time.Hour))

@@ -3,6 +3,7 @@ package compile_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,18 +31,32 @@ type fixture struct {
 	store *sqlite.Store
 	clock *storetest.Clock
 	c     *compile.Compiler
+	// ids are the ids the store hands out next, for goldens that name
+	// objects; after them it counts ("id-1", …).
+	ids []string
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	clock := storetest.NewClock(t0)
-	s := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: clock.Now})
-	if err := s.Open(context.Background()); err != nil {
+	f := &fixture{t: t, ctx: context.Background(), clock: clock}
+	n := 0
+	newID := func() string {
+		if len(f.ids) > 0 {
+			id := f.ids[0]
+			f.ids = f.ids[1:]
+			return id
+		}
+		n++
+		return fmt.Sprintf("id-%d", n)
+	}
+	f.store = sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: clock.Now, NewID: newID})
+	if err := f.store.Open(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
-	c := compile.New(s, compile.Options{Now: clock.Now, NewID: func() string { return "tr-test" }})
-	return &fixture{t: t, ctx: context.Background(), store: s, clock: clock, c: c}
+	t.Cleanup(func() { f.store.Close() })
+	f.c = compile.New(f.store, compile.Options{Now: clock.Now, NewID: func() string { return "tr-test" }})
+	return f
 }
 
 func (f *fixture) put(p tenure.Principal, o tenure.Object) tenure.WriteResult {

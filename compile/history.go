@@ -95,7 +95,7 @@ func (r *run) addHistory(ctx context.Context) error {
 	}
 	msgs, err := ms.MessageCandidates(ctx, tenure.MessageQuery{Principal: r.p, Scope: r.scope, Text: r.req.Query,
 		Limit: min(limit, 10_000), Neighbors: min(neighbors, 10), WideMatches: wide, Recent: min(recent, 10_000),
-		RecentUnlessTokens: backfillUnless * r.req.Budget, Before: r.req.AsOf})
+		RecentUnlessTokens: backfillUnless * r.req.Budget, Before: r.req.AsOf, Threads: r.threads})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package compile
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tenure-dev/tenure"
@@ -46,6 +48,14 @@ type Request struct {
 	Mode      Mode   `json:"mode,omitempty"`
 	// AsOf compiles what the system believed at that transaction time.
 	AsOf *time.Time `json:"as_of,omitempty"`
+	// ThreadID is the conversation the context is compiled for: its past
+	// turns are the history, and its structured state and summaries the
+	// task state. Other threads contribute only what crosses threads (see
+	// Threads). Empty: every thread (no conversation is singled out).
+	ThreadID string `json:"thread_id,omitempty"`
+	// Threads lists further threads whose history and state may be used,
+	// or ["*"] for every thread.
+	Threads []string `json:"threads,omitempty"`
 	// RulesOverflow says what happens when the binding rules (authority 0
 	// and 1) do not fit the budget: RulesFail (the default) fails the
 	// compilation with CodeTooLarge; RulesDrop drops the lowest rules first
@@ -185,6 +195,9 @@ func (r *Request) normalize(lim Limits) error {
 	if _, err := tenure.ParseVocab("mode", string(r.Mode), Modes); err != nil {
 		return err
 	}
+	if err := r.checkThreads(); err != nil {
+		return err
+	}
 	if r.RulesOverflow == "" {
 		r.RulesOverflow = RulesFail
 	}
@@ -232,4 +245,41 @@ func (r *Request) normalize(lim Limits) error {
 		}
 	}
 	return nil
+}
+
+// AllThreads in Request.Threads opens every thread.
+const AllThreads = "*"
+
+func (r *Request) checkThreads() error {
+	if len(r.Threads) > tenure.MaxListLen {
+		return tenure.Errorf(tenure.CodeTooLarge, "threads", "more than %d threads", tenure.MaxListLen)
+	}
+	for i, t := range append([]string{r.ThreadID}, r.Threads...) {
+		field := "thread_id"
+		if i > 0 {
+			field = fmt.Sprintf("threads[%d]", i-1)
+		}
+		if len(t) > tenure.MaxIDLen || strings.TrimSpace(t) != t || (i > 0 && t == "") {
+			return tenure.Errorf(tenure.CodeInvalid, field, "not a thread id: %q", t)
+		}
+	}
+	return nil
+}
+
+// threadSet returns the threads the request may use, or nil for every
+// thread.
+func (r *Request) threadSet() []string {
+	if (r.ThreadID == "" && len(r.Threads) == 0) || slices.Contains(r.Threads, AllThreads) {
+		return nil
+	}
+	set := []string{}
+	if r.ThreadID != "" {
+		set = append(set, r.ThreadID)
+	}
+	for _, t := range r.Threads {
+		if !slices.Contains(set, t) {
+			set = append(set, t)
+		}
+	}
+	return set
 }

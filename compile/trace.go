@@ -48,6 +48,9 @@ const (
 	OmitIrrelevant   OmitReason = "irrelevant_to_active_task"
 	OmitInactiveTask OmitReason = "inactive_for_task_type"
 	OmitDuplicate    OmitReason = "duplicate"
+	// OmitOtherThread drops another conversation's state and summaries
+	// (see Request.ThreadID).
+	OmitOtherThread OmitReason = "other_thread"
 	// OmitRuleOverBudget drops a binding rule that did not fit, only when
 	// the request allows it (RulesDrop); the trace also warns.
 	OmitRuleOverBudget OmitReason = "binding_rule_over_budget"
@@ -73,14 +76,18 @@ type Trace struct {
 	Compiled    []CompiledObject    `json:"compiled_objects"`
 	Omitted     []OmittedObject     `json:"omitted_objects"`
 	Quarantined []QuarantinedObject `json:"quarantined_objects"`
-	// Withheld counts candidates dropped by the scope and permission gates.
-	// Their ids are listed in Omitted only for principals allowed to see
-	// full traces; for anyone else a denied object must look missing.
+	// Withheld counts candidates dropped by the scope and permission gates,
+	// which Omitted lists by id. Both are filled only for principals
+	// allowed full traces (trace:full); for anyone else a denied object
+	// must look missing, so it is neither listed nor counted.
 	Withheld map[OmitReason]int `json:"withheld,omitempty"`
 
 	// Warnings say what the caller must know about this envelope, e.g.
 	// binding rules dropped for budget.
 	Warnings []string `json:"warnings,omitempty"`
+	// Notes say what was done before compiling, e.g. a thread's pending
+	// messages digested (added by the caller that did it).
+	Notes []string `json:"notes,omitempty"`
 
 	Retrieval RetrievalMeta  `json:"retrieval_metadata"`
 	Cache     CacheMeta      `json:"cache_metadata"`

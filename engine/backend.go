@@ -51,7 +51,8 @@ type MessageIDs struct {
 
 // MessageList selects a thread's messages ordered by (created_at, append position),
 // created after AfterTime and after message AfterID when set, within the
-// scope's user and project.
+// scope's user and project. AfterID names a message of the user's view:
+// the user's own with that id, else a shared one (CodeNotFound: neither).
 type MessageList struct {
 	ThreadID  string
 	AfterTime *time.Time
@@ -68,7 +69,9 @@ type MessageList struct {
 // plus the Recent latest appended messages (Score 0) unless
 // RecentUnlessTokens is positive and the matches and neighbours hold at
 // least that many tokens; all within the user and project, and created
-// before Before when it is set.
+// before Before when it is set. Neighbours and positions (Pos) are counted
+// within the user's view, its own messages and the shared ones: another
+// user's messages neither show nor take a neighbour's place.
 type MessageCandidateFilter struct {
 	Words              []string
 	Limit              int
@@ -79,6 +82,8 @@ type MessageCandidateFilter struct {
 	UserID             string
 	ProjectID          string
 	Before             *time.Time
+	// Threads keeps only these threads' messages (nil: every thread).
+	Threads []string
 }
 
 // NewMessage is a message to insert with what the store derived for it.
@@ -103,7 +108,14 @@ type VersionQuery struct {
 // believed at that time within Scope and MaxClassRank (Classification.Rank);
 // otherwise the union of the open versions that are always candidates, the
 // Limit best full-text matches of any of Words within Scope and
-// MaxClassRank, and the Recent newest open versions.
+// MaxClassRank, and the Recent newest open versions within them.
+//
+// Keep, when set, says whether the principal may read an object in the
+// scope. The full-text and recent legs return the first objects it keeps
+// (their limits count only those), so that an object the principal cannot
+// read never takes the place of one it can; the always and as-of legs
+// return only those too, unless Withheld is set (a compilation whose
+// trace lists what its gates withheld).
 type CandidateFilter struct {
 	Words        []string
 	Limit        int
@@ -111,6 +123,8 @@ type CandidateFilter struct {
 	AsOfTx       *time.Time
 	Scope        tenure.Scope
 	MaxClassRank int
+	Keep         func(*tenure.Object) bool
+	Withheld     bool
 }
 
 // ListQuery filters List on indexed columns.
@@ -140,8 +154,6 @@ type Tx interface {
 	Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error)
 	// LatestInSession returns open versions with the session id and layer.
 	LatestInSession(ctx context.Context, tenant, session string, layer tenure.Layer) ([]tenure.Object, error)
-	// Known reports whether id was ever used in the tenant (stored or deleted).
-	Known(ctx context.Context, tenant, id string) (bool, error)
 	// Insert stores o as a new open version.
 	Insert(ctx context.Context, o *tenure.Object) error
 	// Close ends the transaction window of an open version.
@@ -158,8 +170,11 @@ type Tx interface {
 	// ResolveSlot closes the open conflict requests of a slot.
 	ResolveSlot(ctx context.Context, tenant, slot, by string, at time.Time) error
 	// InsertMessages appends messages, assigning positions and sessions;
-	// inserted[i] is false when a message with that thread and id already
-	// existed, in which case existing[i] holds it.
+	// inserted[i] is false when a message with that thread, user and id
+	// already existed, in which case existing[i] holds it. Each user's
+	// messages (and the shared ones, with no user) have ids of their own,
+	// and a message's derived session depends only on messages everyone
+	// who can read it can read.
 	InsertMessages(ctx context.Context, tenant string, msgs []NewMessage, sessionGap time.Duration) (inserted []bool, existing []tenure.Message, err error)
 	// Watermark reads a thread's watermark for channel inside the
 	// transaction (false: none).

@@ -9,9 +9,12 @@ import (
 )
 
 // Candidates returns the objects a context compilation should consider
-// (it implements compile.Source). The compiler applies every gate again;
-// the scope and clearance prefilter here only keeps the lexical limit from
-// being spent on objects the principal cannot see.
+// (it implements compile.Source): only objects the principal may read in
+// the scope, so that neither the candidates nor anything computed from
+// them (the trace's counts) depends on an object it cannot read. A
+// principal allowed full traces (trace:full) also gets the always-candidates
+// it cannot read, for its trace to list as withheld. The compiler applies
+// every gate again either way.
 func (e *Engine) Candidates(ctx context.Context, q tenure.CandidateQuery) ([]tenure.Object, error) {
 	p, err := e.principal(q.Principal)
 	if err != nil {
@@ -27,6 +30,7 @@ func (e *Engine) Candidates(ctx context.Context, q tenure.CandidateQuery) ([]ten
 		limit = 200
 	}
 	objs, err := e.b.Candidates(ctx, p.TenantID, CandidateFilter{Words: words, Limit: limit, Recent: limit / 4,
-		AsOfTx: q.AsOfTx, Scope: s, MaxClassRank: p.Clearance.Rank()})
+		AsOfTx: q.AsOfTx, Scope: s, MaxClassRank: p.Clearance.Rank(),
+		Keep: func(o *tenure.Object) bool { return tenure.Visible(p, s, o) }, Withheld: p.HasPermission(tenure.PermTraceFull)})
 	return objs, wrapIf("candidates", err)
 }

@@ -34,17 +34,11 @@ func (w *writer) claim(ctx context.Context, o tenure.Object) (tenure.WriteResult
 		}
 	}
 	o.Version = 1
-	res, err := w.reconcileAndInsert(ctx, o, targets)
+	res, displaced, err := w.reconcileAndInsert(ctx, o, targets)
 	if err != nil {
 		return res, err
 	}
-	refs := []string{}
-	for _, c := range res.Changes {
-		if c.To != tenure.StatusActive {
-			refs = append(refs, c.Key, c.ObjectID)
-		}
-	}
-	repaired, err := w.repair(ctx, o.ObjectID, refs)
+	repaired, err := w.repair(ctx, o.ObjectID, displaced)
 	res.Changes = append(res.Changes, repaired...)
 	return res, err
 }
@@ -74,11 +68,22 @@ type displacement struct {
 }
 
 // reconcileAndInsert runs the reconciliation protocol for o against its
-// slot, stores o (version already set) and applies the displacements.
-func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, targets []tenure.Object) (tenure.WriteResult, error) {
+// slot, stores o (version already set) and applies the displacements; it
+// returns the new versions of the claims o displaced.
+//
+// A claim decides another's outcome only when it covers it (see covers):
+// o displaces, quarantines or becomes history behind a claim only if
+// everyone who reads the one that changes can read the one that caused
+// it; and o's own outcome, which its writer is told, is decided only by
+// claims the writer can see (a principal may write a claim it cannot
+// read). Claims not every reader can see never displace each other; they
+// coexist, and each reader sees the preferred claim among those it can
+// read (Engine.best, and the compiler's one claim per key). So no outcome,
+// and no link, ever reveals a claim to someone who cannot read it.
+func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, targets []tenure.Object) (tenure.WriteResult, []tenure.Object, error) {
 	slot, err := w.slot(ctx, &o, targets)
 	if err != nil {
-		return tenure.WriteResult{}, err
+		return tenure.WriteResult{}, nil, err
 	}
 	var displace []displacement
 	for _, t := range targets {
@@ -95,10 +100,17 @@ func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, target
 		v := reconcile.Compare(w.h(), &o, x)
 		switch v.Winner {
 		case reconcile.NewWins:
-			wins = append(wins, displacement{*x, v.Reason})
+			if covers(&o, x) {
+				wins = append(wins, displacement{*x, v.Reason})
+			}
 		case reconcile.Tie:
-			ties = append(ties, displacement{*x, v.Reason})
+			if covers(&o, x) && covers(x, &o) && w.p.CanSee(x) {
+				ties = append(ties, displacement{*x, v.Reason})
+			}
 		case reconcile.OldWins:
+			if !covers(x, &o) || !w.p.CanSee(x) {
+				continue
+			}
 			if v.Reason == tenure.ReasonValidTime {
 				if earlier == nil || x.ValidFrom.Before(earlier.ValidFrom) {
 					earlier = x
@@ -131,14 +143,19 @@ func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, target
 	}
 	o.IsValid = o.Status == tenure.StatusActive
 	if err := w.tx.Insert(ctx, &o); err != nil {
-		return res, err
+		return res, nil, err
 	}
+	var displaced []tenure.Object
 	for _, d := range displace {
-		c, err := w.displace(ctx, d, &o)
+		n, err := w.displace(ctx, d, &o)
 		if err != nil {
-			return res, err
+			return res, nil, err
 		}
-		res.Changes = append(res.Changes, c)
+		res.Changes = append(res.Changes, tenure.Change{ObjectID: n.ObjectID, Key: n.Key, Version: n.Version,
+			From: d.old.Status, To: n.Status, Reason: d.reason})
+		if n.Status != tenure.StatusActive {
+			displaced = append(displaced, n)
+		}
 	}
 	switch {
 	case res.Outcome == tenure.OutcomeQuarantined:
@@ -149,29 +166,29 @@ func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, target
 		r := tenure.Resolution{ID: w.e.opt.NewID(), TenantID: o.TenantID, Kind: tenure.ResolveConflict, Key: o.Key,
 			Slot: o.SlotKey(), ObjectIDs: ids, Reason: tenure.ReasonUnresolved, CreatedAt: w.now}
 		if err := w.tx.AddResolution(ctx, r); err != nil {
-			return res, err
+			return res, nil, err
 		}
 		res.ResolutionID = r.ID
 	case o.Status == tenure.StatusActive:
 		if err := w.tx.ResolveSlot(ctx, o.TenantID, o.SlotKey(), o.ObjectID, w.now); err != nil {
-			return res, err
+			return res, nil, err
 		}
 		for _, t := range targets {
 			if t.SlotKey() != o.SlotKey() {
 				if err := w.tx.ResolveSlot(ctx, t.TenantID, t.SlotKey(), o.ObjectID, w.now); err != nil {
-					return res, err
+					return res, nil, err
 				}
 			}
 		}
 	}
 	res.Object = o
-	return res, nil
+	return res, displaced, nil
 }
 
 // displace writes the new version of a claim that lost to o.
-func (w *writer) displace(ctx context.Context, d displacement, o *tenure.Object) (tenure.Change, error) {
+func (w *writer) displace(ctx context.Context, d displacement, o *tenure.Object) (tenure.Object, error) {
 	from := d.old.Status
-	n, err := w.replace(ctx, d.old, func(x *tenure.Object) {
+	return w.replace(ctx, d.old, func(x *tenure.Object) {
 		x.Status, x.ContradictionStatus = reconcile.Displaced(d.reason)
 		if from == tenure.StatusQuarantined {
 			// A disputed claim never becomes history: it was never settled.
@@ -190,7 +207,6 @@ func (w *writer) displace(ctx context.Context, d displacement, o *tenure.Object)
 			x.ValidUntil = minEnd(x.ValidUntil, cut)
 		}
 	})
-	return tenure.Change{ObjectID: n.ObjectID, Key: n.Key, Version: n.Version, From: from, To: n.Status, Reason: d.reason}, err
 }
 
 // replace closes x's open version and inserts a mutated copy as the next
@@ -215,7 +231,7 @@ func (w *writer) resolveSupersedes(ctx context.Context, o *tenure.Object) ([]ten
 	if err != nil {
 		return nil, err
 	}
-	byID := ok && w.p.CanRead(&x)
+	byID := ok && w.p.CanSee(&x)
 	if byID {
 		if (x.Status == tenure.StatusActive || x.Status == tenure.StatusQuarantined) && sameScope(o, &x) {
 			targets = append(targets, x)
@@ -226,7 +242,7 @@ func (w *writer) resolveSupersedes(ctx context.Context, o *tenure.Object) ([]ten
 			return nil, err
 		}
 		for _, x := range live {
-			if w.p.CanRead(&x) && sameScope(o, &x) {
+			if w.p.CanSee(&x) && sameScope(o, &x) {
 				targets = append(targets, x)
 			}
 		}
@@ -242,6 +258,11 @@ func (w *writer) resolveSupersedes(ctx context.Context, o *tenure.Object) ([]ten
 			return nil, tenure.Errorf(tenure.CodeForbidden, "supersedes", "%q is held at a higher authority (%s: level %d, written by %s); a principal cannot supersede it",
 				ref, why, targets[i].Level(), targets[i].AuthorAuthority)
 		}
+		// The writer can read the target, so saying why reveals nothing.
+		if !covers(o, &targets[i]) {
+			return nil, tenure.Errorf(tenure.CodeInvalid, "supersedes", "%q can be read by principals who could not read this object; "+
+				"a claim supersedes only what it is at least as readable as (classification, roles, user)", ref)
+		}
 	}
 	o.Supersedes = targets[0].ObjectID
 	return targets, nil
@@ -256,7 +277,7 @@ func (w *writer) noTarget(ctx context.Context, o *tenure.Object, ref string, byI
 		}
 		found := false
 		for _, y := range all {
-			if w.p.CanRead(&y) {
+			if w.p.CanSee(&y) {
 				x, found = y, true
 				if sameScope(o, &y) {
 					break
@@ -279,27 +300,39 @@ func sameScope(a, b *tenure.Object) bool {
 		(!a.Scope.Sandboxed() || a.ScopeID == b.ScopeID)
 }
 
-// repair flags every object that (transitively) depends on refs with
-// needs_review.
-func (w *writer) repair(ctx context.Context, self string, refs []string) ([]tenure.Change, error) {
+// repair flags with needs_review every object that (transitively)
+// depends on the causes, by key or id: claims that were displaced or whose
+// value changed. A dependent is flagged, and its own dependents looked at,
+// only when its cause covers it, so that whoever sees the flag can see
+// what raised it.
+func (w *writer) repair(ctx context.Context, self string, causes []tenure.Object) ([]tenure.Change, error) {
+	type pending struct {
+		ref   string
+		cause tenure.Object
+	}
+	var queue []pending
+	for _, c := range causes {
+		queue = append(queue, pending{c.Key, c}, pending{c.ObjectID, c})
+	}
 	var changes []tenure.Change
-	seen := map[string]bool{}
-	for len(refs) > 0 {
-		ref := refs[0]
-		refs = refs[1:]
-		if seen[ref] {
+	seen := map[[2]string]bool{}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		k := [2]string{p.ref, p.cause.ObjectID}
+		if seen[k] {
 			continue
 		}
-		seen[ref] = true
-		deps, err := w.tx.Dependents(ctx, w.p.TenantID, ref)
+		seen[k] = true
+		deps, err := w.tx.Dependents(ctx, w.p.TenantID, p.ref)
 		if err != nil {
 			return changes, err
 		}
 		for _, d := range deps {
-			if d.ObjectID == self {
+			if d.ObjectID == self || !covers(&p.cause, &d) {
 				continue
 			}
-			refs = append(refs, d.Key, d.ObjectID)
+			queue = append(queue, pending{d.Key, d}, pending{d.ObjectID, d})
 			if d.NeedsReview || !d.Holds() {
 				continue
 			}
@@ -314,16 +347,11 @@ func (w *writer) repair(ctx context.Context, self string, refs []string) ([]tenu
 	return changes, nil
 }
 
-// redact removes from a write result what the principal may not read.
-func (w *writer) redact(ctx context.Context, r *tenure.WriteResult) {
-	visible := func(id string) bool {
-		x, ok, err := w.tx.Latest(ctx, r.Object.TenantID, id)
-		return err == nil && ok && w.p.CanRead(&x)
-	}
-	if r.Object.SupersessionLink != "" && !visible(r.Object.SupersessionLink) {
-		r.Object.SupersessionLink = ""
-	}
-	r.Changes = slices.DeleteFunc(r.Changes, func(c tenure.Change) bool { return !visible(c.ObjectID) })
+// redactor hides from write results what the principal may not see.
+func (w *writer) redactor() *linkRedactor {
+	return newLinkRedactor(w.p, func(ctx context.Context, id string) (tenure.Object, bool, error) {
+		return w.tx.Latest(ctx, w.p.TenantID, id)
+	})
 }
 
 func minEnd(until *time.Time, t time.Time) *time.Time {

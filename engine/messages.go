@@ -105,16 +105,17 @@ func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []
 	return res, nil
 }
 
-// threadMessage names a message within a tenant.
-type threadMessage struct{ thread, id string }
+// threadMessage names a message within a tenant: its thread, its user's
+// namespace (empty for shared messages) and its id.
+type threadMessage struct{ thread, user, id string }
 
-// repeatedIDs reports a message id that msgs give twice in a thread with
-// different content.
+// repeatedIDs reports a message id that msgs give twice in a thread and
+// namespace with different content.
 func repeatedIDs(msgs []tenure.Message) error {
 	seen := make(map[threadMessage]int, len(msgs))
 	for i := range msgs {
 		m := &msgs[i]
-		k := threadMessage{m.ThreadID, m.ID}
+		k := threadMessage{m.ThreadID, m.UserID, m.ID}
 		if j, dup := seen[k]; dup && !sameMessage(&msgs[j], m) {
 			return tenure.Errorf(tenure.CodeConflict, fmt.Sprintf("[%d].id", i),
 				"message %q appears twice in thread %q with different content", m.ID, m.ThreadID)
@@ -275,8 +276,11 @@ func (e *Engine) MessageCandidates(ctx context.Context, q tenure.MessageQuery) (
 			return nil, fmt.Errorf("message candidates: %w", tenure.Errorf(tenure.CodeInvalid, c.field, "must be between 0 and %d", c.limit))
 		}
 	}
+	if len(q.Threads) > tenure.MaxListLen {
+		return nil, fmt.Errorf("message candidates: %w", tenure.Errorf(tenure.CodeTooLarge, "threads", "more than %d threads", tenure.MaxListLen))
+	}
 	out, err := e.b.MessageCandidates(ctx, p.TenantID, MessageCandidateFilter{Words: words, Limit: q.Limit,
 		Neighbors: q.Neighbors, WideMatches: q.WideMatches, Recent: q.Recent, RecentUnlessTokens: q.RecentUnlessTokens,
-		UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before})
+		UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before, Threads: q.Threads})
 	return out, wrapIf("message candidates", err)
 }

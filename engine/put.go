@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tenure-dev/tenure"
@@ -49,8 +50,11 @@ func (e *Engine) putAll(ctx context.Context, op string, p tenure.Principal, objs
 			}
 			results[i] = r
 		}
+		r := w.redactor()
 		for i := range results {
-			w.redact(ctx, &results[i])
+			if err := r.result(ctx, &results[i]); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -142,7 +146,9 @@ func (w *writer) put(ctx context.Context, o tenure.Object) (tenure.WriteResult, 
 }
 
 // previous finds the object a write with an object_id edits, or assigns a
-// fresh id.
+// fresh id. Ids are the store's: an object_id naming no object the
+// principal can see is not found, whether it is unused or names an object
+// the principal may not read, so that an id never reveals an object.
 func (w *writer) previous(ctx context.Context, o *tenure.Object) (*tenure.Object, error) {
 	if o.ObjectID == "" {
 		o.ObjectID = w.e.opt.NewID()
@@ -152,22 +158,10 @@ func (w *writer) previous(ctx context.Context, o *tenure.Object) (*tenure.Object
 	if err != nil {
 		return nil, err
 	}
-	if ok && w.p.CanRead(&latest) {
-		return &latest, nil
+	if !ok || !w.p.CanSee(&latest) {
+		return nil, tenure.Errorf(tenure.CodeNotFound, "object_id", "no object %q (object ids are assigned by the store; leave it out to write a new object)", o.ObjectID)
 	}
-	if o.Version > 0 {
-		return nil, tenure.Errorf(tenure.CodeNotFound, "object_id", "no object %q", o.ObjectID)
-	}
-	known := ok
-	if !known {
-		if known, err = w.tx.Known(ctx, o.TenantID, o.ObjectID); err != nil {
-			return nil, err
-		}
-	}
-	if known {
-		return nil, tenure.Errorf(tenure.CodeConflict, "object_id", "%q is already in use", o.ObjectID)
-	}
-	return nil, nil
+	return &latest, nil
 }
 
 // authorize checks what the principal may write.
@@ -191,6 +185,9 @@ func (w *writer) putIdentity(ctx context.Context, o tenure.Object, prev *tenure.
 	if err != nil {
 		return tenure.WriteResult{}, err
 	}
+	// An identity the principal cannot see does not exist for it: the new
+	// one coexists with it, and each reader sees the one it can read.
+	existing = slices.DeleteFunc(existing, func(x tenure.Object) bool { return !w.p.CanSee(&x) })
 	if len(existing) > 0 {
 		return tenure.WriteResult{}, tenure.Errorf(tenure.CodeConflict, "layer", "the identity of session %q is already set and read-only", o.SessionID)
 	}
@@ -209,11 +206,10 @@ func (w *writer) putReplace(ctx context.Context, o tenure.Object, prev *tenure.O
 		if err != nil {
 			return tenure.WriteResult{}, err
 		}
+		// Only a holder the principal can see is replaced; one it cannot
+		// see does not exist for it, and the two coexist.
 		for i := range all {
-			if tenure.SameSlot(&o, &all[i]) && all[i].Layer == o.Layer {
-				if !w.p.CanRead(&all[i]) {
-					return tenure.WriteResult{}, tenure.Errorf(tenure.CodeForbidden, "key", "%q is held by an object the principal may not read", o.Key)
-				}
+			if tenure.SameSlot(&o, &all[i]) && all[i].Layer == o.Layer && w.p.CanSee(&all[i]) {
 				prev = &all[i]
 				o.ObjectID = prev.ObjectID
 				break
@@ -286,14 +282,14 @@ func (w *writer) update(ctx context.Context, o tenure.Object, prev tenure.Object
 	}
 	// A new value is a new claim for the slot: reconcile it and repair
 	// whatever was derived from the old value.
-	res, err := w.reconcileAndInsert(ctx, o, nil)
+	res, _, err := w.reconcileAndInsert(ctx, o, nil)
 	if err != nil {
 		return res, err
 	}
 	if res.Outcome == tenure.OutcomeCreated {
 		res.Outcome = tenure.OutcomeUpdated
 	}
-	repaired, err := w.repair(ctx, o.ObjectID, []string{o.Key, o.ObjectID})
+	repaired, err := w.repair(ctx, o.ObjectID, []tenure.Object{res.Object})
 	res.Changes = append(res.Changes, repaired...)
 	return res, err
 }

@@ -46,7 +46,7 @@ func (e *Engine) Get(ctx context.Context, p tenure.Principal, id string, r tenur
 	for i := len(vs) - 1; i >= 0; i-- {
 		o := vs[i]
 		if tenure.Visible(p, s, &o) && (r.AsOfValid == nil || o.ValidAt(at)) {
-			return o, nil
+			return o, wrapIf("get object", e.readRedactor(p).object(ctx, &o))
 		}
 	}
 	return tenure.Object{}, fmt.Errorf("get object: %w", tenure.Errorf(tenure.CodeNotFound, "object_id", "no object %q", id))
@@ -64,7 +64,7 @@ func (e *Engine) CurrentValue(ctx context.Context, p tenure.Principal, key strin
 	}
 	holding = slices.DeleteFunc(holding, func(o tenure.Object) bool { return !tenure.Visible(p, s, &o) })
 	if best, ok := e.best(holding, at); ok {
-		return best, nil
+		return best, wrapIf("current value", e.readRedactor(p).object(ctx, &best))
 	}
 	vs, err := e.b.KeyVersions(ctx, p.TenantID, key, VersionQuery{TxAt: r.AsOfTx})
 	if err != nil {
@@ -86,7 +86,7 @@ func (e *Engine) CurrentValue(ctx context.Context, p tenure.Principal, key strin
 			}
 			o = next[len(next)-1]
 			if o.Holds() && o.ValidAt(at) {
-				return o, nil
+				return o, wrapIf("current value", e.readRedactor(p).object(ctx, &o))
 			}
 		}
 	}
@@ -121,15 +121,25 @@ func (e *Engine) History(ctx context.Context, p tenure.Principal, key string, sc
 	if err != nil {
 		return tenure.History{}, wrap("history", err)
 	}
-	h := tenure.History{Key: key, Versions: []tenure.Object{}, Chain: []tenure.ChainLink{}, Deletions: tombs}
+	h := tenure.History{Key: key, Versions: []tenure.Object{}, Chain: []tenure.ChainLink{}}
+	// A tombstone is shown to those who could read what it buries.
+	for _, t := range tombs {
+		if t.Audience != nil && p.CanSee(t.Audience) {
+			h.Deletions = append(h.Deletions, t)
+		}
+	}
+	red := e.readRedactor(p)
 	latest := map[string]tenure.Object{}
 	for _, o := range all {
 		if tenure.Visible(p, s, &o) {
+			if err := red.object(ctx, &o); err != nil {
+				return h, wrap("history", err)
+			}
 			h.Versions = append(h.Versions, o)
 			latest[o.ObjectID] = o
 		}
 	}
-	if len(h.Versions) == 0 && len(tombs) == 0 {
+	if len(h.Versions) == 0 && len(h.Deletions) == 0 {
 		return h, fmt.Errorf("history: %w", tenure.Errorf(tenure.CodeNotFound, "key", "no history for %q", key))
 	}
 	// Extend the chain across keys through supersession links.
@@ -150,7 +160,11 @@ func (e *Engine) History(ctx context.Context, p tenure.Principal, key string, sc
 				return h, wrap("history", err)
 			}
 			if len(vs) > 0 && tenure.Visible(p, s, &vs[len(vs)-1]) {
-				latest[ref] = vs[len(vs)-1]
+				o := vs[len(vs)-1]
+				if err := red.object(ctx, &o); err != nil {
+					return h, wrap("history", err)
+				}
+				latest[ref] = o
 				queue = append(queue, ref)
 			}
 		}
@@ -160,7 +174,7 @@ func (e *Engine) History(ctx context.Context, p tenure.Principal, key string, sc
 			continue
 		}
 		h.Chain = append(h.Chain, tenure.ChainLink{ObjectID: o.ObjectID, Key: o.Key, Value: o.Value, Status: o.Status,
-			ValidFrom: o.ValidFrom, ValidUntil: o.ValidUntil, TxStart: firstTx(all, o), TxEnd: o.TxEnd, SupersededBy: o.SupersessionLink})
+			ValidFrom: o.ValidFrom, ValidUntil: o.ValidUntil, TxStart: firstTx(h.Versions, o), TxEnd: o.TxEnd, SupersededBy: o.SupersessionLink})
 	}
 	slices.SortFunc(h.Chain, func(a, b tenure.ChainLink) int {
 		if c := a.TxStart.Compare(b.TxStart); c != 0 {
@@ -180,8 +194,9 @@ func linkedTo(objs map[string]tenure.Object, id string) bool {
 	return false
 }
 
-// firstTx returns when the object was first recorded (its first version's
-// tx_start when known, else the given version's).
+// firstTx returns when the object was first recorded as far as the reader
+// can see (its first visible version's tx_start when known, else the given
+// version's).
 func firstTx(all []tenure.Object, o tenure.Object) time.Time {
 	for _, v := range all {
 		if v.ObjectID == o.ObjectID {
@@ -212,6 +227,9 @@ func (e *Engine) List(ctx context.Context, p tenure.Principal, f tenure.Filter) 
 		}
 		return len(out) < limit
 	})
+	if err == nil {
+		err = e.readRedactor(p).objects(ctx, out)
+	}
 	return out, wrapIf("list", err)
 }
 

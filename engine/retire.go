@@ -127,7 +127,8 @@ func (w *writer) retireOne(ctx context.Context, r *retirement) error {
 		}
 	case r.action.Rule == tenure.RetireHardDelete:
 		t := tenure.Tombstone{ObjectID: x.ObjectID, Key: x.Key, Versions: x.Version, DeletedAt: w.now,
-			DeletedBy: w.p.UserID, Reason: r.action.Reason}
+			DeletedBy: w.p.UserID, Reason: r.action.Reason, Audience: &tenure.Object{TenantID: x.TenantID, UserID: x.UserID,
+				SecurityClassification: x.SecurityClassification, PermissionScope: x.PermissionScope}}
 		if err := w.tx.Delete(ctx, x.TenantID, t); err != nil {
 			return err
 		}
@@ -153,7 +154,7 @@ func (w *writer) retireOne(ctx context.Context, r *retirement) error {
 		r.action.ResolutionID = id
 	}
 	if displaced {
-		_, err := w.repair(ctx, x.ObjectID, []string{x.Key, x.ObjectID})
+		_, err := w.repair(ctx, x.ObjectID, []tenure.Object{x})
 		return err
 	}
 	return nil
@@ -194,8 +195,9 @@ func (e *Engine) EndSession(ctx context.Context, p tenure.Principal, sessionID s
 	return n, err
 }
 
-// Resolutions implements tenure.Retirer. Requests naming an object the
-// principal may not read are left out.
+// Resolutions implements tenure.Retirer. Only requests all of whose
+// objects the principal can see are listed (a deleted object is seen by
+// no one).
 func (e *Engine) Resolutions(ctx context.Context, p tenure.Principal, open bool) ([]tenure.Resolution, error) {
 	p, err := e.principal(p)
 	if err != nil {
@@ -213,8 +215,9 @@ func (e *Engine) Resolutions(ctx context.Context, p tenure.Principal, open bool)
 			if err != nil {
 				return nil, wrap("resolutions", err)
 			}
-			if len(vs) > 0 && !p.CanRead(&vs[len(vs)-1]) {
+			if len(vs) == 0 || !p.CanSee(&vs[len(vs)-1]) {
 				ok = false
+				break
 			}
 		}
 		if ok {

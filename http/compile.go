@@ -51,7 +51,7 @@ func (s *Server) compile(w http.ResponseWriter, r *http.Request, p tenure.Princi
 		return nil, err
 	}
 	s.metrics.compiled(time.Since(start), env, tr)
-	s.traces.put(tr, p.TenantID, p.UserID)
+	s.traces.put(tr, p)
 	rendered, err := json.Marshal(env.Render(format))
 	if err != nil {
 		return nil, tenure.Internal("render envelope", err)
@@ -64,17 +64,19 @@ func (s *Server) compile(w http.ResponseWriter, r *http.Request, p tenure.Princi
 	return res, nil
 }
 
-// getTrace handles GET /v1/traces/{id}. A trace is readable by its own
-// user, and by principals allowed full traces (the top rank or
-// trace:full) in the same tenant; to anyone else it is missing.
+// getTrace handles GET /v1/traces/{id}. A trace is readable by the
+// principal that produced it (the same user with the same or a higher
+// clearance) and by holders of trace:read in its tenant; to anyone else it
+// is missing, exactly like an id never used. What the gates withheld is
+// shown only to holders of trace:full.
 func (s *Server) getTrace(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
 	if err := newQuery(r).done(); err != nil {
 		return nil, err
 	}
 	id := r.PathValue("id")
 	ct, ok := s.traces.get(id)
-	if !ok || ct.tenant != p.TenantID || (ct.user != p.UserID && !s.fullTraces(p)) {
+	if !ok || !ct.readableBy(p) {
 		return nil, tenure.Errorf(tenure.CodeNotFound, "id", "no trace %q (traces are kept for %s)", id, s.opt.TraceTTL)
 	}
-	return ct.trace, nil
+	return ct.forReader(p), nil
 }

@@ -194,6 +194,15 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request, p tenure
 // messages belong to, unless the background digest is off. It never
 // blocks on a digest.
 func (s *Server) scheduleDigests(r *http.Request, p tenure.Principal, msgs []tenure.Message) {
+	s.ScheduleDigests(p, msgs, info(r.Context()).id)
+}
+
+// ScheduleDigests asks for a background digest, as p, of each thread the
+// appended msgs belong to — what POST /v1/messages does — unless the
+// background digest is off; requestID labels the logs. It never blocks on
+// a digest. Other surfaces that append (the MCP remember tool mounted by
+// tenure serve) call it so that state follows every append alike.
+func (s *Server) ScheduleDigests(p tenure.Principal, msgs []tenure.Message, requestID string) {
 	if s.opt.Digester == nil || s.opt.ManualDigest {
 		return
 	}
@@ -203,7 +212,7 @@ func (s *Server) scheduleDigests(r *http.Request, p tenure.Principal, msgs []ten
 			threads = append(threads, m.ThreadID)
 		}
 	}
-	s.digests.schedule(p, threads, info(r.Context()).id)
+	s.digests.schedule(p, threads, requestID)
 }
 
 // extract digests a thread now, after any digest of it already running.

@@ -53,7 +53,7 @@ func newMetrics(reg *prometheus.Registry, traces *traceCache, digests *digester,
 		tokens: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "tenure_envelope_tokens",
 			Help: "Tokens of compiled envelopes.", Buckets: prometheus.ExponentialBuckets(64, 2, 14)}), // 64 … 524288
 		omitted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_compile_omitted_objects_total",
-			Help: "Candidates left out of compiled envelopes, by reason (withheld ones included)."}, []string{"reason"}),
+			Help: "Candidates left out of compiled envelopes, by reason (withheld ones for principals with trace:full)."}, []string{"reason"}),
 		extractions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_extraction_runs_total",
 			Help: "Digest channel runs by channel (state, summary), trigger (request: POST /v1/extract; append: the background digest) " +
 				"and outcome (ok, skipped or error) with its reason (the skip reason or the error code)."},
@@ -119,11 +119,10 @@ func (m *metrics) op(name string, fn func() error) error {
 func (m *metrics) compiled(d time.Duration, env compile.Envelope, tr compile.Trace) {
 	m.compileDur.Observe(d.Seconds())
 	m.tokens.Observe(float64(env.Tokens))
+	// Withheld objects are counted here too: trace.Withheld only adds
+	// up the ones listed.
 	for _, o := range tr.Omitted {
 		m.omitted.WithLabelValues(string(o.Reason)).Inc()
-	}
-	for reason, n := range tr.Withheld {
-		m.omitted.WithLabelValues(string(reason)).Add(float64(n))
 	}
 }
 

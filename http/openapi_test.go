@@ -72,7 +72,7 @@ var apiOps = []apiOp{
 		"(403 otherwise). Not served here when the server runs with a separate metrics listener (tenure serve --metrics-addr).", contentType: "text/plain"},
 	{method: "GET", path: "/v1/openapi.json", summary: "This document.", public: true, contentType: "application/json"},
 	{method: "GET", path: "/v1/whoami", summary: "The caller's API key and the principal its requests run as.", resp: tenure.APIKey{}},
-	{method: "POST", path: "/v1/objects", summary: "Write one object. A correction is a write whose supersedes names the object (by id or key) it replaces.",
+	{method: "POST", path: "/v1/objects", summary: "Write one object. The store assigns object ids: leave object_id out for a new object; an object_id naming no object the caller can read is 404, whether unused or not. A correction is a write whose supersedes names the object (by id or key) it replaces. Claims the caller cannot read never decide the outcome.",
 		body: tenure.Object{}, resp: tenure.WriteResult{}},
 	{method: "POST", path: "/v1/objects/batch", summary: "Write objects in one transaction, all or nothing; error fields are objects[i].field.",
 		body: tenurehttp.BatchRequest{}, resp: tenurehttp.BatchResponse{}},
@@ -82,10 +82,10 @@ var apiOps = []apiOp{
 	{method: "GET", path: "/v1/values/{key}", summary: "The object holding a key's value now, or at the as-of times, following supersession.", query: readParams, resp: tenure.Object{}},
 	{method: "GET", path: "/v1/history/{key}", summary: "Every visible version stored under a key, with both timelines, and its supersession chain; as_of_tx keeps what was recorded by then, as_of_valid the versions valid then.", query: readParams, resp: tenure.History{}},
 	{method: "POST", path: "/v1/retire", summary: "Run the retirement sweep, or retire object_ids now by rule.", body: tenure.RetireOptions{}, resp: tenure.RetireReport{}},
-	{method: "GET", path: "/v1/resolutions", summary: "Resolution requests: quarantined conflicts and confirmations.",
+	{method: "GET", path: "/v1/resolutions", summary: "Resolution requests (quarantined conflicts and confirmations) all of whose objects the caller can read.",
 		query: []apiParam{{"open", "boolean", "only open requests (default true)", nil}}, resp: tenurehttp.ResolutionList{}},
 	{method: "POST", path: "/v1/sessions/{id}/end", summary: "End a session: clear its working set.", resp: tenurehttp.EndSessionResult{}},
-	{method: "POST", path: "/v1/messages", summary: "Append messages in one transaction, all or nothing; re-appending the same message is a no-op.",
+	{method: "POST", path: "/v1/messages", summary: "Append messages in one transaction, all or nothing; re-appending the same message is a no-op. Ids are per thread and user: another user's message with the same id is a different message.",
 		body: tenurehttp.AppendRequest{}, resp: tenure.AppendResult{}},
 	{method: "GET", path: "/v1/messages", summary: "A thread's messages visible to the caller, in order.", query: messageParams, resp: tenurehttp.MessageList{}},
 	{method: "POST", path: "/v1/compile", summary: "Compile the context envelope for a query within a token budget, as the key's principal (leave principal out). " +
@@ -94,7 +94,7 @@ var apiOps = []apiOp{
 		query: []apiParam{{"format", "string", "envelope rendering (default text)", compile.Formats},
 			{"trace", "boolean", "include the trace in the answer (it is kept for GET /v1/traces/{id} either way)", nil}},
 		body: compile.Request{}, resp: tenurehttp.CompileResponse{}, capped: true},
-	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace, for its tenant's compiling user or principals allowed full traces.", resp: compile.Trace{}},
+	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace, for the principal that compiled it (same user, same or higher clearance) or trace:read holders of its tenant; otherwise 404 like a missing id. Withheld objects only with trace:full.", resp: compile.Trace{}},
 	{method: "POST", path: "/v1/expand", summary: "A state item and the messages it was extracted from.", body: tenure.ExpandRequest{}, resp: tenure.Expansion{}},
 	{method: "POST", path: "/v1/extract", summary: "Digest a thread now, as the key's principal: extract its new messages into state items and, " +
 		"unless summaries is false, write its due summaries. A channel's failure is reported in state_error or summary_error with 200 " +

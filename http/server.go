@@ -47,8 +47,8 @@ type ServerOptions struct {
 	// Compiler compiles envelopes (default: a compile.Compiler over the
 	// store, which must then implement compile.Source).
 	Compiler Compiler
-	// Hierarchy ranks principals (default tenure.DefaultHierarchy); the top
-	// rank may read every trace of its tenant.
+	// Hierarchy ranks principals (default tenure.DefaultHierarchy). No
+	// rank reads others' traces: that takes trace:read (see getTrace).
 	Hierarchy tenure.Hierarchy
 	// Ready reports whether the server can serve, for GET /readyz (default:
 	// always ready until shutdown starts).
@@ -381,10 +381,4 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeError(w, r, tenure.Errorf(tenure.CodeNotFound, "", "no route %s %s", r.Method, r.URL.Path))
-}
-
-// fullTraces reports whether p may read every trace of its tenant.
-func (s *Server) fullTraces(p tenure.Principal) bool {
-	h := s.opt.Hierarchy
-	return h.Rank(p.Authority) == h.Rank(h.Top()) || p.HasPermission(compile.PermTraceFull)
 }

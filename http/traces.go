@@ -2,9 +2,11 @@ package http
 
 import (
 	"container/list"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 )
 
@@ -22,24 +24,60 @@ type traceCache struct {
 
 type cachedTrace struct {
 	trace compile.Trace
-	// tenant and user are the compiling principal's.
+	// tenant, user and clearance are the compiling principal's.
 	tenant, user string
+	clearance    tenure.Classification
 	expires      time.Time
+}
+
+// readableBy reports whether p may read the trace: the principal that
+// produced it, that is the same user with the same or a higher clearance
+// (another key of that user with a lower clearance may not: the trace
+// names what the higher one saw), and holders of trace:read in the tenant.
+func (ct *cachedTrace) readableBy(p tenure.Principal) bool {
+	if ct.tenant != p.TenantID {
+		return false
+	}
+	return p.HasPermission(tenure.PermTraceRead) ||
+		(ct.user == p.UserID && clearanceRank(p.Clearance) >= clearanceRank(ct.clearance))
+}
+
+// clearanceRank ranks a clearance, an empty one as public.
+func clearanceRank(c tenure.Classification) int {
+	if c == "" {
+		c = tenure.Public
+	}
+	return c.Rank()
+}
+
+// forReader is the trace as p may see it: what the gates withheld (ids
+// and counts) only for holders of trace:full.
+func (ct *cachedTrace) forReader(p tenure.Principal) compile.Trace {
+	tr := ct.trace
+	if p.HasPermission(tenure.PermTraceFull) {
+		return tr
+	}
+	tr.Withheld = nil
+	tr.Omitted = slices.DeleteFunc(slices.Clone(tr.Omitted), func(o compile.OmittedObject) bool {
+		return o.Reason == compile.OmitPermission || o.Reason == compile.OmitScope
+	})
+	return tr
 }
 
 func newTraceCache(ttl time.Duration, max int, now func() time.Time) *traceCache {
 	return &traceCache{ttl: ttl, max: max, now: now, byID: map[string]*list.Element{}, order: list.New()}
 }
 
-// put keeps t, compiled by the given tenant and user.
-func (c *traceCache) put(t compile.Trace, tenant, user string) {
+// put keeps t, compiled by p.
+func (c *traceCache) put(t compile.Trace, p tenure.Principal) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
 	if e, ok := c.byID[t.TraceID]; ok {
 		c.order.Remove(e)
 	}
-	c.byID[t.TraceID] = c.order.PushBack(&cachedTrace{trace: t, tenant: tenant, user: user, expires: now.Add(c.ttl)})
+	c.byID[t.TraceID] = c.order.PushBack(&cachedTrace{trace: t, tenant: p.TenantID, user: p.UserID, clearance: p.Clearance,
+		expires: now.Add(c.ttl)})
 	c.evict(now)
 }
 

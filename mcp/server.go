@@ -79,6 +79,11 @@ type Options struct {
 	// Version is reported to clients at initialization (default
 	// tenure.Version(), the build's version).
 	Version string
+	// AfterAppend, when set, is called after remember appends messages,
+	// with the principal and what was appended: the hook that digests the
+	// threads (structured state and summaries) as POST /v1/messages does.
+	// It runs in the tool call: a slow one should hand the work off.
+	AfterAppend func(ctx context.Context, p tenure.Principal, msgs []tenure.Message)
 }
 
 // Server is an MCP server over a Store. It is safe for concurrent use by

@@ -94,13 +94,15 @@ type RememberOutput struct {
 
 // CompileInput is the input of the compile_context tool.
 type CompileInput struct {
-	Query     string `json:"query" jsonschema:"what the context is for: the user's request or the task at hand"`
-	Budget    int    `json:"budget,omitempty" jsonschema:"token budget of the envelope"`
-	Format    string `json:"format,omitempty" jsonschema:"text (one prompt), json (sections with token counts), openai (chat messages) or anthropic (system blocks and messages)"`
-	ThreadID  string `json:"thread_id,omitempty" jsonschema:"a conversation thread whose latest turns become the recent conversation of the envelope"`
-	TailTurns int    `json:"tail_turns,omitempty" jsonschema:"how many of the thread's latest turns to include verbatim (with thread_id)"`
-	TaskType  string `json:"task_type,omitempty" jsonschema:"the kind of task, which activates task-specific memory"`
-	Mode      string `json:"mode,omitempty" jsonschema:"budget allocation: full, or minimal for small budgets"`
+	Query    string `json:"query" jsonschema:"what the context is for: the user's request or the task at hand"`
+	Budget   int    `json:"budget,omitempty" jsonschema:"token budget of the envelope"`
+	Format   string `json:"format,omitempty" jsonschema:"text (one prompt), json (sections with token counts), openai (chat messages) or anthropic (system blocks and messages)"`
+	ThreadID string `json:"thread_id,omitempty" jsonschema:"the conversation the context is for: its latest turns become the recent conversation, its past turns the history and its state the task state; other threads contribute only profile and people facts and the project's decisions and constraints"`
+	// Threads is compile.Request.Threads.
+	Threads   []string `json:"threads,omitempty" jsonschema:"further threads whose history and state may be used, or [\"*\"] for every thread"`
+	TailTurns int      `json:"tail_turns,omitempty" jsonschema:"how many of the thread's latest turns to include verbatim (with thread_id)"`
+	TaskType  string   `json:"task_type,omitempty" jsonschema:"the kind of task, which activates task-specific memory"`
+	Mode      string   `json:"mode,omitempty" jsonschema:"budget allocation: full, or minimal for small budgets"`
 	// RulesOverflow is compile.Request.RulesOverflow.
 	RulesOverflow string `json:"rules_overflow,omitempty" jsonschema:"when the binding rules do not fit the budget: fail (default), or drop the lowest ones with a warning in the trace"`
 }
@@ -323,6 +325,9 @@ func (s *Server) remember(ctx context.Context, c call, in RememberInput) (*sdk.C
 		if err != nil {
 			return nil, nil, unindex(err)
 		}
+		if s.opt.AfterAppend != nil && res.Appended > 0 {
+			s.opt.AfterAppend(ctx, c.p, []tenure.Message{m})
+		}
 		return nil, RememberOutput{Kind: KindMessage, Message: &m, Append: &res}, nil
 	}
 	return nil, nil, tenure.Errorf(tenure.CodeInvalid, "kind", "want %q or %q, got %q", KindObject, KindMessage, in.Kind)
@@ -446,7 +451,7 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	req.RulesOverflow = in.RulesOverflow
+	req.RulesOverflow, req.ThreadID, req.Threads = in.RulesOverflow, in.ThreadID, in.Threads
 	format, err := compile.ParseFormat(in.Format)
 	if err != nil {
 		return nil, nil, err

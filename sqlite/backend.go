@@ -135,7 +135,7 @@ func (b *backend) History(ctx context.Context, tenant, key string) ([]tenure.Obj
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT object_id, key, versions, deleted_at, deleted_by, reason
+	rows, err := db.QueryContext(ctx, `SELECT object_id, key, versions, deleted_at, deleted_by, reason, audience
 		FROM tombstones WHERE tenant_id = ? AND key = ? ORDER BY deleted_at`, tenant, key)
 	if err != nil {
 		return nil, nil, err
@@ -143,12 +143,23 @@ func (b *backend) History(ctx context.Context, tenant, key string) ([]tenure.Obj
 	defer rows.Close()
 	var tombs []tenure.Tombstone
 	for rows.Next() {
-		var t tenure.Tombstone
-		var at int64
-		if err := rows.Scan(&t.ObjectID, &t.Key, &t.Versions, &at, &t.DeletedBy, &t.Reason); err != nil {
+		var (
+			t        tenure.Tombstone
+			at       int64
+			audience sql.NullString
+		)
+		if err := rows.Scan(&t.ObjectID, &t.Key, &t.Versions, &at, &t.DeletedBy, &t.Reason, &audience); err != nil {
 			return nil, nil, err
 		}
 		t.DeletedAt = fromNanos(at)
+		if audience.Valid {
+			var a tombstoneAudience
+			if err := json.Unmarshal([]byte(audience.String), &a); err != nil {
+				return nil, nil, fmt.Errorf("decode tombstone %s audience: %w", t.ObjectID, err)
+			}
+			t.Audience = &tenure.Object{TenantID: tenant, UserID: a.UserID, SecurityClassification: a.Classification,
+				PermissionScope: a.PermissionScope}
+		}
 		tombs = append(tombs, t)
 	}
 	return objs, tombs, rows.Err()
@@ -316,13 +327,6 @@ func (t *writeTx) LatestInSession(ctx context.Context, tenant, session string, l
 		tenant, session, layer)
 }
 
-func (t *writeTx) Known(ctx context.Context, tenant, id string) (bool, error) {
-	var n int
-	err := t.tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM objects WHERE tenant_id = ? AND object_id = ?)
-		+ (SELECT count(*) FROM tombstones WHERE tenant_id = ? AND object_id = ?)`, tenant, id, tenant, id).Scan(&n)
-	return n > 0, err
-}
-
 func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 	body, err := json.Marshal(o)
 	if err != nil {
@@ -398,7 +402,22 @@ func (t *writeTx) Touch(ctx context.Context, o *tenure.Object) error {
 	return nil
 }
 
+// tombstoneAudience is what tombstones.audience holds (see migration 0009).
+type tombstoneAudience struct {
+	UserID          string                 `json:"user_id,omitempty"`
+	Classification  tenure.Classification  `json:"security_classification"`
+	PermissionScope tenure.PermissionScope `json:"permission_scope"`
+}
+
 func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone) error {
+	var audience any
+	if a := tb.Audience; a != nil {
+		b, err := json.Marshal(tombstoneAudience{UserID: a.UserID, Classification: a.SecurityClassification, PermissionScope: a.PermissionScope})
+		if err != nil {
+			return err
+		}
+		audience = string(b)
+	}
 	for _, q := range []string{`DELETE FROM objects_fts WHERE rowid IN (SELECT seq FROM objects WHERE tenant_id = ? AND object_id = ?)`,
 		`DELETE FROM objects WHERE tenant_id = ? AND object_id = ?`,
 		`DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`} {
@@ -406,8 +425,8 @@ func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone
 			return err
 		}
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO tombstones (tenant_id, object_id, key, versions, deleted_at, deleted_by, reason)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, tenant, tb.ObjectID, tb.Key, tb.Versions, nanos(tb.DeletedAt), tb.DeletedBy, tb.Reason)
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO tombstones (tenant_id, object_id, key, versions, deleted_at, deleted_by, reason, audience)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, tenant, tb.ObjectID, tb.Key, tb.Versions, nanos(tb.DeletedAt), tb.DeletedBy, tb.Reason, audience)
 	return err
 }
 

@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"slices"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -33,12 +35,19 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 	if err != nil {
 		return nil, err
 	}
+	keep := func(o *tenure.Object) bool { return f.Keep == nil || f.Keep(o) }
+	all := func(objs []tenure.Object, err error) ([]tenure.Object, error) {
+		if f.Withheld || err != nil {
+			return objs, err
+		}
+		return slices.DeleteFunc(objs, func(o tenure.Object) bool { return !keep(&o) }), nil
+	}
 	scope, sargs := scopeFilter(f)
 	if f.AsOfTx != nil {
 		n := f.AsOfTx.UnixNano()
-		return queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects o WHERE o.tenant_id = ?
+		return all(queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects o WHERE o.tenant_id = ?
 			AND o.tx_start <= ? AND (o.tx_end IS NULL OR o.tx_end > ?) AND `+scope+` ORDER BY o.seq`,
-			append([]any{tenant, n, n}, sargs...)...)
+			append([]any{tenant, n, n}, sargs...)...))
 	}
 	var out []tenure.Object
 	seen := map[string]bool{}
@@ -51,28 +60,46 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 		}
 		return err
 	}
-	// The always and recent legs are small and left unfiltered, so that
-	// the compiler's own gates see (and count) what the scope and
-	// permissions withhold; the full-text leg is prefiltered so that its
-	// limit is spent on objects the principal can see.
-	if err := add(queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects o
-		WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.always = 1 ORDER BY o.seq`, tenant)); err != nil {
+	// The always leg is small and, for a trace that lists what the gates
+	// withheld, left unfiltered; the limited legs are filtered before
+	// their limits, so that they are spent on objects the principal can
+	// see and never depend on the others.
+	if err := add(all(queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects o
+		WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.always = 1 ORDER BY o.seq`, tenant))); err != nil {
 		return nil, err
 	}
 	if len(f.Words) > 0 && f.Limit > 0 {
 		// CROSS JOIN: drive from the full-text match, never from objects.
-		if err := add(queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects_fts m
+		if err := add(firstKept(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects_fts m
 			CROSS JOIN objects o ON o.seq = m.rowid
 			WHERE objects_fts MATCH ? AND o.tenant_id = ? AND `+scope+` ORDER BY m.rank LIMIT ?`,
-			append(append([]any{ftsQuery(f.Words), tenant}, sargs...), f.Limit)...)); err != nil {
+			append([]any{ftsQuery(f.Words), tenant}, sargs...), f.Limit, keep)); err != nil {
 			return nil, err
 		}
 	}
 	if f.Recent > 0 {
-		if err := add(queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects o
-			WHERE o.tenant_id = ? AND o.tx_end IS NULL ORDER BY o.seq DESC LIMIT ?`, tenant, f.Recent)); err != nil {
+		if err := add(firstKept(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects o
+			WHERE o.tenant_id = ? AND o.tx_end IS NULL AND `+scope+` ORDER BY o.seq DESC LIMIT ?`,
+			append([]any{tenant}, sargs...), f.Recent, keep)); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// firstKept returns the first n rows of query that keep keeps. The query
+// takes args and then its LIMIT, which grows until n are kept or the rows
+// run out: one statement when every row is kept, the common case.
+func firstKept(ctx context.Context, db *sql.DB, query string, args []any, n int, keep func(*tenure.Object) bool) ([]tenure.Object, error) {
+	for limit := n; ; limit *= 4 {
+		objs, err := queryObjects(ctx, db, query, append(slices.Clip(args), limit)...)
+		if err != nil {
+			return nil, err
+		}
+		rows := len(objs)
+		kept := slices.DeleteFunc(objs, func(o tenure.Object) bool { return !keep(&o) })
+		if len(kept) >= n || rows < limit {
+			return kept[:min(n, len(kept))], nil
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/tenure-dev/tenure"
@@ -21,6 +22,9 @@ import (
 type Options struct {
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// NewID generates object and resolution ids (default: UUIDv7). Tests
+	// inject a counter so that ids are reproducible.
+	NewID func() string
 	// Hierarchy ranks principals (default tenure.DefaultHierarchy).
 	Hierarchy tenure.Hierarchy
 	// Logger receives store events (default: discard).
@@ -43,6 +47,9 @@ type Store struct {
 	w, r *sql.DB
 	// index runs full-text indexing of messages (see index.go).
 	index *messageIndex
+	// stmts caches prepared statements of the read pool (see prepared).
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
 }
 
 var _ tenure.Store = (*Store)(nil)
@@ -57,8 +64,8 @@ func New(path string, opt Options) *Store {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Store{path: path, opt: opt}
-	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, Hierarchy: opt.Hierarchy, Logger: opt.Logger, State: opt.State,
-		MaxContentBytes: opt.MaxContentBytes})
+	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, NewID: opt.NewID, Hierarchy: opt.Hierarchy, Logger: opt.Logger,
+		State: opt.State, MaxContentBytes: opt.MaxContentBytes})
 	return s
 }
 
@@ -150,6 +157,12 @@ func (s *Store) Close() error {
 	}
 	close(s.index.stop)
 	<-s.index.done
+	s.stmtMu.Lock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	s.stmts = nil
+	s.stmtMu.Unlock()
 	err1 := s.w.Close()
 	err2 := s.r.Close()
 	s.w, s.r = nil, nil
@@ -163,6 +176,30 @@ func (s *Store) Close() error {
 // store against raw SQL. messages_fts may lag the messages table: call
 // IndexMessages before reading it directly.
 func (s *Store) DB() *sql.DB { return s.r }
+
+// prepared returns query prepared on the read pool, preparing it once:
+// the message candidate statement is long, and parsing it was most of its
+// cost.
+func (b *backend) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	b.stmtMu.Lock()
+	defer b.stmtMu.Unlock()
+	if st, ok := b.stmts[query]; ok {
+		return st, nil
+	}
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	st, err := db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if b.stmts == nil {
+		b.stmts = map[string]*sql.Stmt{}
+	}
+	b.stmts[query] = st
+	return st, nil
+}
 
 var errClosed = &tenure.Error{Code: tenure.CodeUnavailable, Message: "store is not open"}
 

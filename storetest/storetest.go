@@ -149,6 +149,7 @@ func Run(t *testing.T, f Factory) {
 	t.Run("Dependencies", func(t *testing.T) { testDependencies(t, f) })
 	t.Run("Scopes", func(t *testing.T) { testScopes(t, f) })
 	t.Run("Permissions", func(t *testing.T) { testPermissions(t, f) })
+	t.Run("Audience", func(t *testing.T) { testAudience(t, f) })
 	t.Run("Layers", func(t *testing.T) { testLayers(t, f) })
 	t.Run("Retire", func(t *testing.T) { testRetire(t, f) })
 	t.Run("Edits", func(t *testing.T) { testEdits(t, f) })

@@ -266,7 +266,7 @@ func joinPath(path, name string) string {
 }
 
 // Difference names the first field in which b differs from a, a message
-// with the same thread and id ("" when b restates a): what makes a
+// with the same thread, user and id ("" when b restates a): what makes a
 // repeated id a conflict rather than a no-op.
 func Difference(a, b *tenure.Message) string {
 	switch {
@@ -307,21 +307,22 @@ func Collect(f Format, msgs []tenure.Message, srcs []Source) *Result {
 // message and checking that an id is not repeated with other content.
 type builder struct {
 	res  Result
-	seen map[[2]string]int // thread and id -> index in res.Messages
+	seen map[[3]string]int // thread, user and id -> index in res.Messages
 }
 
 func newBuilder(f Format) *builder {
-	return &builder{res: Result{Format: f}, seen: map[[2]string]int{}}
+	return &builder{res: Result{Format: f}, seen: map[[3]string]int{}}
 }
 
 // add appends m, or a problem when m is invalid or repeats an earlier
-// message's id with other content.
+// message's id with other content (in its thread and its user's
+// namespace).
 func (b *builder) add(m tenure.Message, src Source) {
 	if err := m.Validate(); err != nil {
 		b.problem(src, &m, err)
 		return
 	}
-	k := [2]string{m.ThreadID, m.ID}
+	k := [3]string{m.ThreadID, m.UserID, m.ID}
 	if j, ok := b.seen[k]; ok {
 		if d := Difference(&b.res.Messages[j], &m); d != "" {
 			b.problem(src, &m, tenure.Errorf(tenure.CodeConflict, "id",

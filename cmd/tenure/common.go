@@ -72,7 +72,7 @@ func localOwner() tenure.Principal {
 }
 
 // ownerPermissions are the local owner's and the first admin key's.
-var ownerPermissions = []string{tenure.PermRulesWrite, tenure.PermEnvironmentWrite, compile.PermTraceFull}
+var ownerPermissions = []string{tenure.PermRulesWrite, tenure.PermEnvironmentWrite, tenure.PermTraceRead, tenure.PermTraceFull}
 
 // principal builds and validates who is asking, so that a bad principal is
 // rejected before the store is opened.

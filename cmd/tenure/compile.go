@@ -32,7 +32,8 @@ source, title, content}; --instructions of {role: system|developer, text}.`,
 type compileCmd struct {
 	common
 	query, turn, taskType, mode, format, tokenizer, asOf, embedder string
-	rulesOverflow                                                  string
+	rulesOverflow, thread, threads                                 string
+	extract                                                        bool
 	embedURL, embedModel                                           string
 	budget                                                         int
 	trace                                                          bool
@@ -52,7 +53,10 @@ func (c *compileCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.embedder, "embedder", "none", "vector similarity: none, hash (offline hashed n-grams) or openai (an OpenAI-compatible endpoint; key from $TENURE_EMBED_API_KEY or $OPENAI_API_KEY)")
 	fs.StringVar(&c.embedURL, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint")
 	fs.StringVar(&c.embedModel, "embed-model", openai.DefaultEmbeddingModel, "embedding `model`")
-	fs.StringVar(&c.rulesOverflow, "rules-overflow", compile.RulesFail, "when the binding rules do not fit the budget: `fail`, or drop the lowest ones (with a warning in the trace)")
+	fs.StringVar(&c.rulesOverflow, "rules-overflow", compile.RulesFail, "`mode` when the binding rules do not fit the budget: fail, or drop (the lowest ones, with a warning in the trace)")
+	fs.StringVar(&c.thread, "thread", "", "the conversation `thread` the context is for (history and state come from it; default: every thread)")
+	fs.StringVar(&c.threads, "threads", "", "further `threads` whose history and state may be used, comma-separated, or * for every thread")
+	fs.BoolVar(&c.extract, "extract", true, "with --thread on a local database, digest the thread's pending messages first (bounded to 30 s; the trace's notes say what it did)")
 	fs.BoolVar(&c.trace, "trace", false, "also print the trace")
 	fs.StringVar(&c.tail, "tail", "", "JSON `file` of recent messages")
 	fs.StringVar(&c.tools, "tools", "", "JSON `file` of tool schemas")
@@ -83,7 +87,8 @@ func (c *compileCmd) request() (compile.Request, compile.Options, error) {
 		return compile.Request{}, opt, err
 	}
 	req := compile.Request{Principal: p, Scope: s, TaskType: tenure.TaskType(c.taskType), Query: c.query, CurrentTurn: c.turn,
-		Budget: c.budget, Tokenizer: c.tokenizer, Mode: compile.Mode(c.mode), RulesOverflow: c.rulesOverflow}
+		Budget: c.budget, Tokenizer: c.tokenizer, Mode: compile.Mode(c.mode), RulesOverflow: c.rulesOverflow,
+		ThreadID: c.thread, Threads: splitList(c.threads)}
 	if req.AsOf, err = tenure.ParseTime("--as-of", c.asOf); err != nil {
 		return req, opt, err
 	}
@@ -146,10 +151,22 @@ func (c *compileCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return fmt.Errorf("compile: %w", err)
 	}
 	return c.withBackend(ctx, opt, func(st backend) error {
+		var notes []string
+		if local, ok := st.(localBackend); ok && c.extract && req.ThreadID != "" {
+			// State is there when the agent asks: the thread's new messages
+			// are digested before it is compiled. (A server digests in the
+			// background after every append.)
+			for _, d := range digestThreads(ctx, local.Store, req.Principal, []string{req.ThreadID}, nil) {
+				if d.did() {
+					notes = append(notes, digestNote(d))
+				}
+			}
+		}
 		env, tr, err := st.Compile(ctx, req)
 		if err != nil {
 			return err
 		}
+		tr.Notes = append(tr.Notes, notes...)
 		if c.format == compile.FormatText && !c.json {
 			if _, err := fmt.Fprint(sio.out, env.Render(compile.FormatText)); err != nil {
 				return err

@@ -15,7 +15,7 @@ const projectJSONL = `{"thread_id": "p1", "id": "m1", "role": "user", "speaker":
 
 func TestExtractAndExpand(t *testing.T) {
 	db := newDB(t)
-	mustCLI(t, projectJSONL, "ingest", "--db", db, "-")
+	mustCLI(t, projectJSONL, "ingest", "--db", db, "--extract=false", "-")
 	got := mustJSON[engine.DigestResult](t, "", "extract", "--db", db, "--thread", "p1", "--rolling-every", "1")
 	if got.State.Messages != 3 || got.State.ItemsInserted == 0 || got.State.FactsWritten == 0 || got.StateError != nil {
 		t.Fatalf("extract = %+v, want items and a fact from 3 messages", got.State)
@@ -67,7 +67,7 @@ func TestExtractInvalid(t *testing.T) {
 
 func TestExtractLLMFailureKeepsSummaries(t *testing.T) {
 	db := newDB(t)
-	mustCLI(t, projectJSONL, "ingest", "--db", db, "-")
+	mustCLI(t, projectJSONL, "ingest", "--db", db, "--extract=false", "-")
 	// Nothing listens on port 1: the model is unreachable.
 	r := tenureCLI(t, "", "extract", "--db", db, "--thread", "p1", "--rolling-every", "1", "--json",
 		"--llm", "openai", "--llm-url", "http://127.0.0.1:1/v1")
@@ -78,7 +78,7 @@ func TestExtractLLMFailureKeepsSummaries(t *testing.T) {
 
 func TestExtractRemote(t *testing.T) {
 	db := newDB(t)
-	mustCLI(t, projectJSONL, "ingest", "--db", db, "-")
+	mustCLI(t, projectJSONL, "ingest", "--db", db, "--extract=false", "-")
 	srv := serve(t, db, "--digest=false")
 	remote := []string{"--server", srv.url, "--key", srv.key}
 	got := mustJSON[engine.DigestResult](t, "", append([]string{"extract", "--thread", "p1"}, remote...)...)
@@ -93,4 +93,34 @@ func TestExtractRemote(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, "--llm: not with --server") {
 		t.Errorf("--llm with --server: exit %d, %q", r.code, r.stderr)
 	}
+}
+
+// TestStateWithoutExtract: a new user who ingests a conversation and
+// compiles sees its state without running 'tenure extract'.
+func TestStateWithoutExtract(t *testing.T) {
+	t.Run("Ingest", func(t *testing.T) {
+		db := newDB(t)
+		r := mustCLI(t, projectJSONL, "ingest", "--db", db, "-")
+		if !strings.Contains(r.stdout, "digested thread p1: 3 new messages") {
+			t.Errorf("ingest output %q does not report the digest", r.stdout)
+		}
+		out := mustCLI(t, "", "compile", "--db", db, "--query", "what do we use for caching?", "--thread", "p1", "--trace", "--json").stdout
+		if !strings.Contains(out, "DECISION (active)") || strings.Contains(out, `"notes"`) {
+			t.Errorf("compile after ingest: want the decision and nothing left to digest:\n%s", out)
+		}
+	})
+	t.Run("Compile", func(t *testing.T) {
+		db := newDB(t)
+		mustCLI(t, projectJSONL, "ingest", "--db", db, "--extract=false", "-")
+		out := mustCLI(t, "", "compile", "--db", db, "--query", "what do we use for caching?", "--thread", "p1", "--trace", "--json").stdout
+		if !strings.Contains(out, "DECISION (active)") || !strings.Contains(out, "digested thread p1: 3 new messages") {
+			t.Errorf("compile --thread did not digest first:\n%s", out)
+		}
+		fresh := newDB(t)
+		mustCLI(t, projectJSONL, "ingest", "--db", fresh, "--extract=false", "-")
+		out = mustCLI(t, "", "compile", "--db", fresh, "--query", "caching", "--thread", "p1", "--extract=false").stdout
+		if strings.Contains(out, "DECISION") {
+			t.Errorf("--extract=false digested:\n%s", out)
+		}
+	})
 }

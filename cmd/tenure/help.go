@@ -30,9 +30,9 @@ func usage() string {
 	b.WriteString("tenure reads and writes a Tenure store of Context Objects.\n\n")
 	b.WriteString("Usage:\n  tenure <command> [flags] [arguments]\n  tenure help [command]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-24s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+		b.WriteString(flagLine(strings.TrimSpace(c.name+" "+c.args), c.summary))
 	}
-	fmt.Fprintf(&b, "  %-24s %s\n", "help [COMMAND]", "this text, or a command's own flags")
+	b.WriteString(flagLine("help [COMMAND]", "this text, or a command's own flags"))
 	b.WriteString(commonHelp)
 	b.WriteString("\nExit status (from tenure.ExitCode):\n  0 ok")
 	for i, c := range []tenure.Code{tenure.CodeInternal, tenure.CodeInvalid, tenure.CodeNotFound, tenure.CodeForbidden,
@@ -63,7 +63,8 @@ Common flags (every command but eval, serve and keys):
   --key KEY              the API key for --server (default $TENURE_KEY): the
                          server runs every request as the key's principal, so
                          the principal flags apply to a local --db only
-  --json                 print JSON; errors go to stderr as {"code","message","field"}
+  --json                 print JSON; errors go to stderr as
+                         {"code","message","field"}
   --principal FILE       who is asking, as JSON: user_id, user_name, tenant_id,
                          organization, department, roles, authority, clearance,
                          permissions (unknown fields are rejected)
@@ -78,7 +79,8 @@ Common flags (every command but eval, serve and keys):
 Principal: without --principal the CLI acts as the local owner:
   user_id %q, tenant_id %q, roles ["admin"],
   authority %q (highest of %s),
-  clearance %q, permissions %s.
+  clearance %q,
+  permissions %s.
 Fields a --principal file leaves out take the store's defaults:
   tenant_id %q, clearance %q, authority %q.
 The override flags change only their own field, so "--authority intern"
@@ -112,11 +114,10 @@ func commandUsage(spec commandSpec) string {
 		if typ != "" {
 			name += " " + strings.ToUpper(typ)
 		}
-		fmt.Fprintf(&own, "  %-22s %s", name, text)
 		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
-			fmt.Fprintf(&own, " (default %q)", f.DefValue)
+			text += fmt.Sprintf(" (default %q)", f.DefValue)
 		}
-		own.WriteString("\n")
+		own.WriteString(flagLine(name, text))
 	})
 	if own.Len() > 0 {
 		fmt.Fprintf(&b, "\nFlags:\n%s", own.String())
@@ -132,4 +133,42 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Help text layout: flag names in a column, their text wrapped beside it.
+const (
+	helpNameWidth = 22
+	helpWidth     = 79
+)
+
+// flagLine lays out one flag: its name, then its text wrapped to
+// helpWidth with a hanging indent; a name too wide for its column puts the
+// text on the next line.
+func flagLine(name, text string) string {
+	indent := strings.Repeat(" ", 3+helpNameWidth)
+	var b strings.Builder
+	b.WriteString("  " + name)
+	if len(name) > helpNameWidth {
+		b.WriteString("\n" + indent)
+	} else {
+		b.WriteString(strings.Repeat(" ", helpNameWidth-len(name)+1))
+	}
+	col := len(indent)
+	first := true
+	for _, w := range strings.Fields(text) {
+		if !first && col+1+len(w) > helpWidth {
+			b.WriteString("\n" + indent)
+			col = len(indent)
+			first = true
+		}
+		if !first {
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(w)
+		col += len(w)
+		first = false
+	}
+	b.WriteByte('\n')
+	return b.String()
 }

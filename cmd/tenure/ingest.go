@@ -33,10 +33,12 @@ field, reason) in the summary and in --json's "invalid"; it exits 0.
 
 --format auto (the default) tells the format from the start of the file:
   jsonl        Tenure messages, one JSON object a line:
-               {"thread_id": "t1", "id": "m1", "role": "user", "speaker": "Ann",
-                "content": "...", "created_at": "2023-05-08T13:56:00Z"}
+               {"thread_id": "t1", "id": "m1", "role": "user",
+                "speaker": "Ann", "content": "...",
+                "created_at": "2023-05-08T13:56:00Z"}
                with optional session_id, user_id, project_id and attachments
-               ([{"kind": "photo", "caption": "..."}]). Blank lines are skipped.
+               ([{"kind": "photo", "caption": "..."}]). Blank lines are
+               skipped.
   locomo       one LoCoMo conversation: each turn becomes a message of thread
                --thread (default: the file's base name) with its dia_id as id,
                the speaker as author, the session's date as created_at and a
@@ -73,8 +75,8 @@ content (both skipped and reported with --skip-invalid).`,
 
 type ingestCmd struct {
 	common
-	format, thread, start   string
-	skipInvalid, noProgress bool
+	format, thread, start            string
+	skipInvalid, noProgress, extract bool
 }
 
 func (c *ingestCmd) define(fs *flag.FlagSet) {
@@ -84,6 +86,7 @@ func (c *ingestCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.start, "start", "", "`time` of a chat export's first turn (default: file's mtime)")
 	fs.BoolVar(&c.skipInvalid, "skip-invalid", false, "import the valid messages and report the others")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
+	fs.BoolVar(&c.extract, "extract", true, "then digest the threads imported into (state items and summaries, as 'tenure extract' does); --extract=false skips it")
 }
 
 // ingestResult is ingest's JSON output.
@@ -99,6 +102,8 @@ type ingestResult struct {
 	transcript.Omitted
 	// Invalid lists the messages --skip-invalid left out.
 	Invalid []transcript.Problem `json:"invalid"`
+	// Digests say what digesting each thread did (with --extract).
+	Digests []threadDigest `json:"digests,omitempty"`
 }
 
 func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
@@ -148,6 +153,12 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		// In input order, where lines tell it: the store's refusals come
 		// after the parser's problems.
 		slices.SortStableFunc(out.Invalid, func(a, b transcript.Problem) int { return cmp.Compare(a.Line, b.Line) })
+		if c.extract {
+			threads := threadsOf(res.Messages)
+			bar := newProgress(progressOut(sio, c.noProgress), len(threads), "digest", "thread")
+			out.Digests = digestThreads(ctx, st, p, threads, bar.Set)
+			bar.Finish()
+		}
 		return c.output(sio, out, func() error { return printIngest(sio.out, out) })
 	})
 }
@@ -167,6 +178,11 @@ func printIngest(w io.Writer, out ingestResult) error {
 		fmt.Fprintf(&b, "%s: skipped %s:\n", name, plural(len(out.Invalid), "invalid message"))
 		for _, p := range out.Invalid {
 			fmt.Fprintf(&b, "  %s\n", p)
+		}
+	}
+	for _, d := range out.Digests {
+		if d.did() {
+			fmt.Fprintln(&b, digestNote(d))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

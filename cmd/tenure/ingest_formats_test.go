@@ -170,7 +170,7 @@ func TestIngestSkipInvalid(t *testing.T) {
 			t.Fatalf("a failed import stored %d messages in %s", n, thread)
 		}
 	}
-	out := mustCLI(t, "", "ingest", "--db", db, "--skip-invalid", file).stdout
+	out := mustCLI(t, "", "ingest", "--db", db, "--skip-invalid", "--extract=false", file).stdout
 	wantOut := file + " (openai): appended 7 messages, skipped 0 already present\n" +
 		file + " (openai): left out 2 empty turns, 1 system message\n" +
 		file + " (openai): skipped 1 invalid message:\n" +

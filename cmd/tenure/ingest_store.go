@@ -65,7 +65,7 @@ func (w *importer) run(ctx context.Context, res *transcript.Result, progress fun
 // otherwise is dropped and reported.
 func (w *importer) againstStored(ctx context.Context, msgs []tenure.Message, srcs []transcript.Source) (
 	[]tenure.Message, []transcript.Source, int, error) {
-	stored := map[[2]string]tenure.Message{}
+	stored := map[[3]string]tenure.Message{} // thread, user, id
 	seen := map[string]bool{}
 	for _, m := range msgs {
 		if seen[m.ThreadID] {
@@ -79,7 +79,7 @@ func (w *importer) againstStored(ctx context.Context, msgs []tenure.Message, src
 				return nil, nil, 0, err
 			}
 			for _, s := range got {
-				stored[[2]string{s.ThreadID, s.ID}] = s
+				stored[[3]string{s.ThreadID, s.UserID, s.ID}] = s
 			}
 			if len(got) < page {
 				break
@@ -91,7 +91,7 @@ func (w *importer) againstStored(ctx context.Context, msgs []tenure.Message, src
 	var keepS []transcript.Source
 	present := 0
 	for i, m := range msgs {
-		s, ok := stored[[2]string{m.ThreadID, m.ID}]
+		s, ok := stored[[3]string{m.ThreadID, m.UserID, m.ID}]
 		switch d := transcript.Difference(&s, &m); {
 		case !ok || d == "":
 		case d == "created_at" && srcs[i].Derived:

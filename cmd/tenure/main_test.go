@@ -156,3 +156,17 @@ func TestOverridesDropOwnerPermissions(t *testing.T) {
 	mustCLI(t, policy, "put", "--db", db, "--authority", "manager", "--user", "cfo", "--permissions", "rules:write")
 	mustCLI(t, `{"key":"q","content":"the owner may","object_type":"policy_rule"}`, "put", "--db", db)
 }
+
+func TestHelpLayout(t *testing.T) {
+	texts := map[string]string{"": usage()}
+	for _, c := range commands {
+		texts[c.name] = commandUsage(c)
+	}
+	for name, text := range texts {
+		for _, l := range strings.Split(text, "\n") {
+			if len(l) > helpWidth && strings.Contains(strings.TrimSpace(l), " ") && strings.HasPrefix(l, "  ") {
+				t.Errorf("help %s: line of %d columns:\n%s", name, len(l), l)
+			}
+		}
+	}
+}

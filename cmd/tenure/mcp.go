@@ -37,12 +37,14 @@ type mcpCmd struct {
 	common
 	http   string
 	budget int
+	digest bool
 }
 
 func (c *mcpCmd) define(fs *flag.FlagSet) {
 	c.common.define(fs)
 	fs.StringVar(&c.http, "http", "", "serve streamable HTTP on `address` (host:port) instead of stdio")
 	fs.IntVar(&c.budget, "budget", 2000, "token `budget` of compile_context when the call gives none")
+	fs.BoolVar(&c.digest, "digest", true, "after remember appends a message, digest its thread (state items and summaries)")
 }
 
 func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
@@ -66,7 +68,17 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return c.withStore(ctx, func(st *sqlite.Store) error {
-		srv := mcp.NewServer(st, mcp.Options{Principal: p, Scope: s, DefaultBudget: c.budget, Logger: log})
+		opt := mcp.Options{Principal: p, Scope: s, DefaultBudget: c.budget, Logger: log}
+		if c.digest {
+			opt.AfterAppend = func(ctx context.Context, p tenure.Principal, msgs []tenure.Message) {
+				for _, d := range digestThreads(ctx, st, p, threadsOf(msgs), nil) {
+					if err := d.Result.Err(); err != nil {
+						log.Warn("digest failed", "thread", d.Thread, "err", err)
+					}
+				}
+			}
+		}
+		srv := mcp.NewServer(st, opt)
 		if ln == nil {
 			return ignoreCanceled(srv.RunIO(ctx, sio.in, sio.out))
 		}
@@ -78,8 +90,9 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 // its API-key authentication: each request runs as its key's principal,
 // compiling with comp under the compiles cap it shares with the API (nil:
 // MCP's defaults).
-func mcpHandler(st *sqlite.Store, log *slog.Logger, comp mcp.Compiler, compiles *admit.Limiter) http.Handler {
-	opt := mcp.Options{PrincipalFromRequest: mcp.PrincipalFromContext, Logger: log, Compiles: compiles}
+func mcpHandler(st *sqlite.Store, log *slog.Logger, comp mcp.Compiler, compiles *admit.Limiter,
+	afterAppend func(context.Context, tenure.Principal, []tenure.Message)) http.Handler {
+	opt := mcp.Options{PrincipalFromRequest: mcp.PrincipalFromContext, Logger: log, Compiles: compiles, AfterAppend: afterAppend}
 	if comp != nil {
 		opt.Compiler = comp
 	}

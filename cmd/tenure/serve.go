@@ -199,13 +199,21 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	// One compiler and one compile cap for the API and MCP.
 	comp := compile.New(st, compile.Options{Logger: log, Limits: c.limits.compileLimits()})
 	compiles := admit.New("compilations", c.limits.compiles)
-	srv := tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{
+	// MCP appends digest like POST /v1/messages: through the server's
+	// background digester, once the server exists.
+	var srv *tenurehttp.Server
+	afterAppend := func(_ context.Context, p tenure.Principal, msgs []tenure.Message) {
+		if srv != nil {
+			srv.ScheduleDigests(p, msgs, "mcp")
+		}
+	}
+	srv = tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{
 		Logger:          log,
 		Ready:           func(ctx context.Context) error { return st.DB().PingContext(ctx) },
 		Compiler:        comp,
 		Compiles:        compiles,
 		Extractions:     admit.New("extractions", c.limits.extractions),
-		Mounts:          map[string]http.Handler{mcpPath: mcpHandler(st, log, comp, compiles)},
+		Mounts:          map[string]http.Handler{mcpPath: mcpHandler(st, log, comp, compiles, afterAppend)},
 		MaxBodyBytes:    c.limits.body.n,
 		SeparateMetrics: mln != nil,
 		TraceTTL:        c.traceTTL,

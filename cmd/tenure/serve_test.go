@@ -15,7 +15,18 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	tenurehttp "github.com/tenure-dev/tenure/http"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// bearerKey sends an API key with every request.
+type bearerKey struct{ key string }
+
+func (b bearerKey) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.key)
+	return http.DefaultTransport.RoundTrip(r)
+}
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a concurrent reader.
 type lockedBuffer struct {
@@ -254,6 +265,37 @@ func TestServeDigest(t *testing.T) {
 		if _, err := c.CurrentValue(ctx, tenure.Principal{}, key, tenure.Read{}); err != nil {
 			t.Errorf("state item after the append: %v", err)
 		}
+		if code := srv.stop(); code != 0 {
+			t.Errorf("serve exited %d: %s", code, srv.stderr.String())
+		}
+	})
+	t.Run("OKMCP", func(t *testing.T) {
+		// remember over the /mcp endpoint digests like POST /v1/messages.
+		srv := serve(t, newDB(t))
+		tr := &sdk.StreamableClientTransport{Endpoint: srv.url + "/mcp", HTTPClient: &http.Client{Transport: bearerKey{srv.key}}}
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, tr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		for _, m := range msgs {
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "remember", Arguments: map[string]any{"kind": "message",
+				"thread_id": m.ThreadID, "id": m.ID, "role": m.Role, "speaker": m.Speaker, "content": m.Content,
+				"created_at": m.CreatedAt.Format(time.RFC3339)}})
+			if err != nil || res.IsError {
+				t.Fatalf("remember: %v %+v", err, res)
+			}
+		}
+		c := tenurehttp.NewClient(srv.url, srv.key, tenurehttp.ClientOptions{})
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if _, err = c.CurrentValue(ctx, tenure.Principal{}, key, tenure.Read{}); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			t.Errorf("state item after remember over MCP: %v", err)
+		}
+		cs.Close()
 		if code := srv.stop(); code != 0 {
 			t.Errorf("serve exited %d: %s", code, srv.stderr.String())
 		}

@@ -1,0 +1,357 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+)
+
+// insertRows is how many messages one INSERT statement writes: one
+// statement per message spends more in the driver and in setting up the
+// statement than in the b-trees.
+const insertRows = 100
+
+const (
+	insertCols = `tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content,
+		attachments, dates, created_at, tokens, search_text, search_dates`
+	insertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	nInsertCols  = 16
+)
+
+func insertSQL(rows int) string {
+	return `INSERT INTO messages (` + insertCols + `) VALUES ` + insertValues + strings.Repeat(", "+insertValues, rows-1)
+}
+
+// msgKey names a message within a tenant: a thread, the namespace of its
+// user (empty for shared messages) and its id.
+type msgKey struct{ thread, user, id string }
+
+// errTaken reports that a message id to insert is stored already.
+var errTaken = errors.New("message id taken")
+
+// sqliteConstraintUnique is SQLite's extended result code for a UNIQUE
+// constraint violation.
+const sqliteConstraintUnique = 2067
+
+// InsertMessages first assumes that every message is new, the common case,
+// and writes them without looking their ids up. If one is stored already,
+// it undoes that and starts again, looking the ids up first.
+func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration) ([]bool, []tenure.Message, error) {
+	if _, err := t.tx.ExecContext(ctx, `SAVEPOINT insert_messages`); err != nil {
+		return nil, nil, err
+	}
+	inserted, existing, err := t.insertMessagesOnce(ctx, tenant, msgs, gap, false)
+	if errors.Is(err, errTaken) {
+		if _, err := t.tx.ExecContext(ctx, `ROLLBACK TO insert_messages`); err != nil {
+			return nil, nil, err
+		}
+		inserted, existing, err = t.insertMessagesOnce(ctx, tenant, msgs, gap, true)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := t.tx.ExecContext(ctx, `RELEASE insert_messages`); err != nil {
+		return nil, nil, err
+	}
+	return inserted, existing, nil
+}
+
+// insertMessagesOnce implements InsertMessages; it looks ids up when
+// lookup is set, and returns errTaken when it is not and one is taken.
+func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration,
+	lookup bool) ([]bool, []tenure.Message, error) {
+	a := &appender{t: t, tenant: tenant, gap: gap, threads: map[string]int64{}, views: map[threadView]*viewState{},
+		args: make([]any, 0, insertRows*nInsertCols)}
+	var taken map[msgKey]bool
+	if lookup {
+		var err error
+		if taken, err = a.takenIDs(ctx, msgs); err != nil {
+			return nil, nil, err
+		}
+	}
+	inserted := make([]bool, len(msgs))
+	existing := make([]tenure.Message, len(msgs))
+	var again []int // ids stored already, or repeated in msgs
+	fresh := make(map[msgKey]bool, len(msgs))
+	for i, nm := range msgs {
+		m := nm.Message
+		k := msgKey{m.ThreadID, m.UserID, m.ID}
+		if taken[k] || fresh[k] {
+			if !lookup {
+				return nil, nil, errTaken
+			}
+			again = append(again, i)
+			continue
+		}
+		fresh[k] = true
+		if err := a.add(ctx, nm); err != nil {
+			return nil, nil, err
+		}
+		inserted[i] = true
+	}
+	if err := a.flush(ctx); err != nil {
+		return nil, nil, err
+	}
+	for _, i := range again {
+		m := msgs[i].Message
+		var err error
+		if existing[i], err = t.message(ctx, tenant, msgKey{m.ThreadID, m.UserID, m.ID}); err != nil {
+			return nil, nil, err
+		}
+	}
+	t.appended = t.appended || len(fresh) > 0
+	return inserted, existing, nil
+}
+
+// appender is the state of one attempt at an append: each thread's last
+// position, what each user's messages see of each thread, and the rows
+// waiting for the next INSERT.
+type appender struct {
+	t       *writeTx
+	tenant  string
+	gap     time.Duration
+	threads map[string]int64
+	views   map[threadView]*viewState
+	args    []any
+}
+
+// threadView is a thread as one user's messages see it: the user's own
+// messages and the shared ones (no user), or, for the shared ones, only
+// those. A message's derived session is decided within its view, so that
+// no one's session ids depend on messages they cannot read.
+type threadView struct{ thread, user string }
+
+// viewState is the last message of a view during an append. autos counts
+// the derived sessions the view's user started, once counted is set.
+type viewState struct {
+	session string
+	last    time.Time
+	autos   int
+	counted bool
+}
+
+// add derives m's position and session and queues it for insertion.
+func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
+	m := nm.Message
+	pos, err := a.thread(ctx, m.ThreadID)
+	if err != nil {
+		return err
+	}
+	v, err := a.view(ctx, threadView{m.ThreadID, m.UserID})
+	if err != nil {
+		return err
+	}
+	session := m.SessionID
+	if session == "" {
+		if session = v.session; session == "" || m.CreatedAt.Sub(v.last) > a.gap {
+			n, err := a.nextAuto(ctx, threadView{m.ThreadID, m.UserID}, v)
+			if err != nil {
+				return err
+			}
+			session = autoPrefix(m.UserID) + strconv.Itoa(n)
+		}
+	}
+	attach, err := nullJSON(m.Attachments, len(m.Attachments) == 0)
+	if err != nil {
+		return err
+	}
+	dates, err := nullJSON(m.Dates, len(m.Dates) == 0)
+	if err != nil {
+		return err
+	}
+	var text, search any // see migration 0006
+	if len(m.Attachments) > 0 {
+		if s := m.Text(); s != m.Content {
+			text = s
+		}
+	}
+	if nm.Search != "" {
+		search = nm.Search
+	}
+	a.args = append(a.args, a.tenant, m.ThreadID, m.ID, pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
+		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search)
+	a.threads[m.ThreadID] = pos + 1
+	// Every loaded view that holds m moves on: its own user's, and all of
+	// the thread's for a shared message.
+	for k, w := range a.views {
+		if k.thread == m.ThreadID && (m.UserID == "" || k.user == m.UserID) {
+			w.session = session
+			if m.CreatedAt.After(w.last) {
+				w.last = m.CreatedAt
+			}
+		}
+	}
+	if len(a.args) == cap(a.args) {
+		return a.flush(ctx)
+	}
+	return nil
+}
+
+// autoPrefix is the prefix of the sessions derived for a user's messages:
+// "auto-" for shared ones, "auto-USER-" for a user's own, so that a user's
+// sessions and the shared ones, numbered apart, never share a name.
+func autoPrefix(user string) string {
+	if user == "" {
+		return "auto-"
+	}
+	return "auto-" + user + "-"
+}
+
+// flush inserts the queued rows.
+func (a *appender) flush(ctx context.Context) error {
+	if len(a.args) == 0 {
+		return nil
+	}
+	err := a.t.insertRows(ctx, a.args)
+	a.args = a.args[:0]
+	return err
+}
+
+// thread returns a thread's last position (loaded once per append; every
+// user's messages share the positions, which only order them).
+func (a *appender) thread(ctx context.Context, thread string) (int64, error) {
+	if pos, ok := a.threads[thread]; ok {
+		return pos, nil
+	}
+	var pos int64
+	if err := a.t.tx.QueryRowContext(ctx, `SELECT coalesce(max(pos), 0) FROM messages WHERE tenant_id = ? AND thread_id = ?`,
+		a.tenant, thread).Scan(&pos); err != nil {
+		return 0, err
+	}
+	a.threads[thread] = pos
+	return pos, nil
+}
+
+// view loads (once per append) the last message of a view. The rows
+// queued so far are inserted first, so that the view includes them.
+func (a *appender) view(ctx context.Context, k threadView) (*viewState, error) {
+	if v, ok := a.views[k]; ok {
+		return v, nil
+	}
+	if err := a.flush(ctx); err != nil {
+		return nil, err
+	}
+	v := &viewState{}
+	var last int64
+	err := a.t.tx.QueryRowContext(ctx, `SELECT session_id, created_at FROM messages
+		WHERE tenant_id = ? AND thread_id = ? AND user_id IN ('', ?) ORDER BY pos DESC LIMIT 1`,
+		a.tenant, k.thread, k.user).Scan(&v.session, &last)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		v.counted = true // an empty view has no sessions
+	case err != nil:
+		return nil, err
+	default:
+		v.last = fromNanos(last)
+	}
+	a.views[k] = v
+	return v, nil
+}
+
+// nextAuto returns the number of the next session derived for the view's
+// user, counting (once) those it already started.
+func (a *appender) nextAuto(ctx context.Context, k threadView, v *viewState) (int, error) {
+	if !v.counted {
+		if err := a.flush(ctx); err != nil {
+			return 0, err
+		}
+		prefix := autoPrefix(k.user)
+		if err := a.t.tx.QueryRowContext(ctx, `SELECT count(DISTINCT session_id) FROM messages
+			WHERE tenant_id = ? AND thread_id = ? AND user_id = ? AND substr(session_id, 1, ?) = ?`,
+			a.tenant, k.thread, k.user, len(prefix), prefix).Scan(&v.autos); err != nil {
+			return 0, err
+		}
+		v.counted = true
+	}
+	v.autos++
+	return v.autos, nil
+}
+
+// insertRows writes the messages whose columns args holds, in order. It
+// returns errTaken if one of their ids is.
+func (t *writeTx) insertRows(ctx context.Context, args []any) error {
+	rows := len(args) / nInsertCols
+	var err error
+	if rows == insertRows {
+		if t.insertMessages == nil {
+			if t.insertMessages, err = t.tx.PrepareContext(ctx, insertSQL(insertRows)); err != nil {
+				return err
+			}
+		}
+		_, err = t.insertMessages.ExecContext(ctx, args...)
+	} else {
+		_, err = t.tx.ExecContext(ctx, insertSQL(rows), args...)
+	}
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) && coded.Code() == sqliteConstraintUnique {
+		return errTaken
+	}
+	if err != nil {
+		return fmt.Errorf("insert messages: %w", err)
+	}
+	return nil
+}
+
+// takenIDs returns which of msgs' ids their threads and namespaces hold
+// already.
+func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[msgKey]bool, error) {
+	ids := map[string][]any{} // of the threads that have messages
+	for _, nm := range msgs {
+		m := nm.Message
+		pos, err := a.thread(ctx, m.ThreadID)
+		if err != nil {
+			return nil, err
+		}
+		if pos > 0 {
+			ids[m.ThreadID] = append(ids[m.ThreadID], m.ID)
+		}
+	}
+	taken := map[msgKey]bool{}
+	const perQuery = 500
+	for thread, all := range ids {
+		for len(all) > 0 {
+			part := all[:min(perQuery, len(all))]
+			all = all[len(part):]
+			rows, err := a.t.tx.QueryContext(ctx, `SELECT user_id, id FROM messages WHERE tenant_id = ? AND thread_id = ? AND id IN (?`+
+				strings.Repeat(", ?", len(part)-1)+`)`, append([]any{a.tenant, thread}, part...)...)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var user, id string
+				if err := rows.Scan(&user, &id); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				taken[msgKey{thread, user, id}] = true
+			}
+			err = rows.Err()
+			rows.Close()
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return taken, nil
+}
+
+// message reads the stored message k names.
+func (t *writeTx) message(ctx context.Context, tenant string, k msgKey) (tenure.Message, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m
+		WHERE m.tenant_id = ? AND m.thread_id = ? AND m.user_id = ? AND m.id = ?`, tenant, k.thread, k.user, k.id)
+	if err != nil {
+		return tenure.Message{}, err
+	}
+	ms, err := scanMessages(rows, tenant, false)
+	if err != nil || len(ms) == 0 {
+		return tenure.Message{}, fmt.Errorf("message %s: not found after conflict: %v", k.id, err)
+	}
+	return ms[0].Message, nil
+}

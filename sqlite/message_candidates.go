@@ -1,0 +1,268 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"slices"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+)
+
+func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine.MessageCandidateFilter) ([]tenure.ScoredMessage, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	args := []any{tenant, f.UserID, f.ProjectID}
+	if f.Before != nil {
+		args = append(args, f.Before.UnixNano())
+	}
+	if f.Threads != nil {
+		threads, err := json.Marshal(f.Threads)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, string(threads))
+	}
+	scope := func(alias string) string { return candidateScope(alias, f.Before != nil, f.Threads != nil) }
+	view := &threadViews{db: db, tenant: tenant, user: f.UserID, hidden: map[string][]int64{}}
+	var out []tenure.ScoredMessage
+	if len(f.Words) > 0 && f.Limit > 0 {
+		if err := b.searchable(ctx); err != nil {
+			return nil, err
+		}
+		hits, err := b.hits(ctx, db, f, scope, args)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = b.near(ctx, tenant, f, hits, view, scope, args); err != nil {
+			return nil, err
+		}
+	}
+	if f.Recent > 0 && !holds(out, f.RecentUnlessTokens) {
+		// The latest appended first: seq is the rowid, so this reads the
+		// table's tail. The unary + keeps the planner off the tenant index,
+		// which would sort every message of the tenant to find the last few.
+		recentScope := "+" + scope("m")
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE `+recentScope+` ORDER BY m.seq DESC LIMIT ?`,
+			append(args, f.Recent)...)
+		if err != nil {
+			return nil, err
+		}
+		recent, err := scanMessages(rows, tenant, false)
+		if err != nil {
+			return nil, err
+		}
+		have := make(map[int64]bool, len(out))
+		for _, m := range out {
+			have[m.Seq] = true
+		}
+		for _, m := range recent {
+			if !have[m.Seq] {
+				out = append(out, m)
+			}
+		}
+	}
+	// Positions are counted within the reader's view, so that "next to"
+	// means the same whatever another user wrote in the thread.
+	for i := range out {
+		hidden, err := view.of(ctx, out[i].ThreadID)
+		if err != nil {
+			return nil, err
+		}
+		n, _ := slices.BinarySearch(hidden, out[i].Pos)
+		out[i].Pos -= int64(n)
+	}
+	return out, nil
+}
+
+// hit is a full-text match: its message, thread, position and score.
+type hit struct {
+	seq    int64
+	thread string
+	pos    int64
+	score  float64
+}
+
+// hits returns the f.Limit best full-text matches within the scope, best
+// first. The full-text index holds every tenant's messages, so it ranks
+// the top k matches alone (FTS5 sorts rowids and scores, not whole rows,
+// which is what makes "ORDER BY rank LIMIT k" cheap) and the scope filter
+// runs on those; when it leaves fewer than f.Limit while more matches
+// exist, k grows and the search runs again, so the result is exactly the
+// top f.Limit in scope. The statement is short on purpose: FTS5 has SQLite
+// prepare it again for every search.
+func (b *backend) hits(ctx context.Context, db *sql.DB, f engine.MessageCandidateFilter, scope func(alias string) string,
+	args []any) ([]hit, error) {
+	match := ftsQuery(f.Words)
+	// bm25 weights: speaker, text, dates.
+	q := `SELECT h.seq, h.thread_id, h.pos, x.score FROM
+		(SELECT rowid, -rank AS score FROM messages_fts
+		 WHERE messages_fts MATCH ? AND rank MATCH 'bm25(0.5, 1.0, 1.0)' ORDER BY rank LIMIT ?) x
+		CROSS JOIN messages h ON h.seq = x.rowid
+		WHERE ` + scope("h") + ` ORDER BY x.score DESC, h.seq LIMIT ?`
+	for k := f.Limit; ; k *= 4 {
+		rows, err := db.QueryContext(ctx, q, append(append([]any{match, k}, args...), f.Limit)...)
+		if err != nil {
+			return nil, err
+		}
+		var out []hit
+		for rows.Next() {
+			var h hit
+			if err := rows.Scan(&h.seq, &h.thread, &h.pos, &h.score); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, h)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil || len(out) >= f.Limit {
+			return out, err
+		}
+		// Fewer than wanted in scope: were there more matches to rank?
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)`,
+			match, k+1).Scan(&n); err != nil || n <= k {
+			return out, err
+		}
+	}
+}
+
+// near returns the hits with the f.Neighbors turns before and after each
+// in its thread (one more for the f.WideMatches best; score 0 unless they
+// match too), best first. Neighbours are counted among the turns of the
+// reader's view (its own and the shared ones): another user's turns are
+// neither shown nor counted, so what a reader gets never depends on turns
+// it cannot read. Each window is a range of positions that holds that many
+// turns of the view, computed from the positions of the others' turns
+// (none, in the common case); one prepared statement reads every window
+// on the position index and groups the rows by message before any is read.
+func (b *backend) near(ctx context.Context, tenant string, f engine.MessageCandidateFilter, hits []hit, view *threadViews,
+	scope func(alias string) string, args []any) ([]tenure.ScoredMessage, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	windows := make([][3]any, len(hits))
+	score := make(map[int64]float64, len(hits))
+	for i, h := range hits {
+		hidden, err := view.of(ctx, h.thread)
+		if err != nil {
+			return nil, err
+		}
+		n := int64(f.Neighbors)
+		if i < f.WideMatches {
+			n++
+		}
+		windows[i] = [3]any{h.thread, step(h.pos, -n, hidden), step(h.pos, n, hidden)}
+		score[h.seq] = h.score
+	}
+	list, err := json.Marshal(windows)
+	if err != nil {
+		return nil, err
+	}
+	stmt, err := b.prepared(ctx, `WITH w AS (SELECT value ->> 0 AS thread_id, value ->> 1 AS lo, value ->> 2 AS hi FROM json_each(?)),
+		near AS (SELECT DISTINCT n.seq FROM w CROSS JOIN messages n ON n.tenant_id = ? AND n.thread_id = w.thread_id
+			AND n.pos BETWEEN w.lo AND w.hi)
+		SELECT `+messageCols+` FROM near CROSS JOIN messages m ON m.seq = near.seq WHERE `+scope("m"))
+	if err != nil {
+		return nil, err
+	}
+	rows, err := stmt.QueryContext(ctx, append([]any{string(list), tenant}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	out, err := scanMessages(rows, tenant, false)
+	for i := range out {
+		out[i].Score = score[out[i].Seq]
+	}
+	slices.SortFunc(out, func(a, b tenure.ScoredMessage) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Seq, b.Seq))
+	})
+	return out, err
+}
+
+// step returns the position n turns of the view away from pos (before it
+// when n is negative), skipping the hidden positions (sorted).
+func step(pos, n int64, hidden []int64) int64 {
+	dir := int64(1)
+	if n < 0 {
+		dir, n = -1, -n
+	}
+	for ; n > 0 && pos+dir > 0; n-- {
+		pos += dir
+		for _, found := slices.BinarySearch(hidden, pos); found; _, found = slices.BinarySearch(hidden, pos) {
+			pos += dir
+		}
+	}
+	return pos
+}
+
+// threadViews finds, once per thread, the positions of the turns a user
+// cannot read: other users' (everything but its own and the shared ones).
+type threadViews struct {
+	db     *sql.DB
+	tenant string
+	user   string
+	hidden map[string][]int64
+}
+
+// of returns the sorted positions of the thread's turns outside the view.
+// It costs two probes of the (tenant, thread, user, id) index, empty in
+// the common case: the users before this one and those after.
+func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
+	if h, ok := v.hidden[thread]; ok {
+		return h, nil
+	}
+	rows, err := v.db.QueryContext(ctx, `SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND user_id > '' AND user_id < ?
+		UNION ALL SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND user_id > ?`,
+		v.tenant, thread, v.user, v.tenant, thread, v.user)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	hidden := []int64{}
+	for rows.Next() {
+		var pos int64
+		if err := rows.Scan(&pos); err != nil {
+			return nil, err
+		}
+		hidden = append(hidden, pos)
+	}
+	slices.Sort(hidden)
+	v.hidden[thread] = hidden
+	return hidden, rows.Err()
+}
+
+// candidateScope is the condition on a messages table aliased alias that
+// keeps a principal's candidates: the tenant, the user's and the project's
+// (or shared) messages, with before those created before a time, and with
+// threads those of the threads listed (a JSON array). Its arguments are
+// tenant, user, project, the time and the threads.
+func candidateScope(alias string, before, threads bool) string {
+	a := alias
+	s := a + `.tenant_id = ? AND (` + a + `.user_id = '' OR ` + a + `.user_id = ?) AND (` +
+		a + `.project_id = '' OR ` + a + `.project_id = ?)`
+	if before {
+		s += ` AND ` + alias + `.created_at < ?`
+	}
+	if threads {
+		s += ` AND ` + alias + `.thread_id IN (SELECT value FROM json_each(?))`
+	}
+	return s
+}
+
+// holds reports whether msgs hold at least limit tokens (never when limit
+// is 0).
+func holds(msgs []tenure.ScoredMessage, limit int) bool {
+	if limit <= 0 {
+		return false
+	}
+	n := 0
+	for _, m := range msgs {
+		n += m.Tokens
+	}
+	return n >= limit
+}
