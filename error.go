@@ -21,6 +21,8 @@ const (
 	CodeUnavailable     Code = "unavailable"     // a dependency is down or the store is closed
 	CodeTimeout         Code = "timeout"         // the operation ran out of time
 	CodeInternal        Code = "internal"        // a bug or an unexpected failure
+	// CodeMethodNotAllowed: the path exists but not with this HTTP method.
+	CodeMethodNotAllowed Code = "method_not_allowed"
 )
 
 // Error is the one error type of Tenure. Field names the offending input
@@ -105,6 +107,8 @@ var codeTable = map[Code]codeMapping{
 	CodeUnavailable:     {503, 8, -32010},
 	CodeTimeout:         {504, 9, -32011},
 	CodeInternal:        {500, 1, -32603},
+	// Only HTTP meets a wrong method; elsewhere it is a usage error.
+	CodeMethodNotAllowed: {405, 2, -32601},
 }
 
 func mapping(c Code) codeMapping {

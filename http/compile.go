@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tenure-dev/tenure"
@@ -16,7 +18,8 @@ import (
 // trace is kept for TraceTTL either way.
 func (s *Server) compile(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
 	q := newQuery(r)
-	format, ferr := compile.ParseFormat(q.str("format"))
+	asked := q.str("format")
+	format, ferr := compile.ParseFormat(asked)
 	withTrace := q.bool("trace", false)
 	if err := q.done(); err != nil {
 		return nil, err
@@ -52,6 +55,14 @@ func (s *Server) compile(w http.ResponseWriter, r *http.Request, p tenure.Princi
 	}
 	s.metrics.compiled(time.Since(start), env, tr)
 	s.traces.put(tr, p)
+	if format == compile.FormatText && !withTrace && wantsText(r, asked != "") {
+		// The envelope as the model gets it; what the JSON answer carries
+		// beside it goes in headers.
+		w.Header().Set("X-Tenure-Trace-Id", tr.TraceID)
+		w.Header().Set("X-Tenure-Tokens", strconv.Itoa(env.Tokens))
+		w.Header().Set("X-Tenure-Cache-Key", env.CacheKey)
+		return plainText(env.Render(format).(string)), nil
+	}
 	rendered, err := json.Marshal(env.Render(format))
 	if err != nil {
 		return nil, tenure.Internal("render envelope", err)
@@ -79,4 +90,20 @@ func (s *Server) getTrace(w http.ResponseWriter, r *http.Request, p tenure.Princ
 		return nil, tenure.Errorf(tenure.CodeNotFound, "id", "no trace %q (traces are kept for %s)", id, s.opt.TraceTTL)
 	}
 	return ct.forReader(p), nil
+}
+
+// wantsText reports whether a text envelope goes out as text/plain: when
+// the client prefers it (Accept), or when format=text was asked for and the
+// client does not insist on JSON. The JSON answer carries the same text in
+// "envelope", with the trace id and counts beside it.
+func wantsText(r *http.Request, asked bool) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		switch strings.TrimSpace(strings.SplitN(part, ";", 2)[0]) {
+		case "text/plain":
+			return true
+		case "application/json":
+			return false
+		}
+	}
+	return asked
 }

@@ -70,3 +70,36 @@ func TestGovernanceOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+func TestCompileAsText(t *testing.T) {
+	e := newEnv(t)
+	if r := e.call("POST", "/v1/objects", e.alice, `{"key":"order.status","value":"cancelled"}`); r.status != 200 {
+		t.Fatal(r.body)
+	}
+	body := `{"query":"What is the order status?","budget":500}`
+	for _, c := range []struct {
+		name, query string
+		header      []string
+		text        bool
+	}{
+		{"FormatText", "?format=text", nil, true},
+		{"AcceptText", "", []string{"Accept", "text/plain"}, true},
+		{"FormatTextAcceptJSON", "?format=text", []string{"Accept", "application/json"}, false},
+		{"Default", "", nil, false},
+		{"WithTrace", "?format=text&trace=true", nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.call("POST", "/v1/compile"+c.query, e.alice, body, c.header...)
+			if r.status != 200 {
+				t.Fatalf("%d %s", r.status, r.body)
+			}
+			isText := strings.HasPrefix(r.header.Get("Content-Type"), "text/plain")
+			if isText != c.text {
+				t.Fatalf("Content-Type %q, want text %v: %s", r.header.Get("Content-Type"), c.text, r.body)
+			}
+			if c.text && (!strings.Contains(r.body, "order.status: cancelled") || r.header.Get("X-Tenure-Trace-Id") == "" || r.header.Get("X-Tenure-Tokens") == "") {
+				t.Errorf("text answer %q with headers %v", r.body, r.header)
+			}
+		})
+	}
+}

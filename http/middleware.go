@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"net/http"
@@ -206,9 +207,19 @@ func (s *Server) api(fn apiFunc) http.Handler {
 			writeError(w, r, err)
 			return
 		}
+		if t, ok := v.(plainText); ok {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			w.WriteHeader(http.StatusOK)
+			io.WriteString(w, string(t)) // a failed write means the client is gone
+			return
+		}
 		writeJSON(w, http.StatusOK, v)
 	})
 }
+
+// plainText is a handler result sent as text/plain instead of JSON.
+type plainText string
 
 // writeJSON writes v as a JSON response.
 func writeJSON(w http.ResponseWriter, status int, v any) {

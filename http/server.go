@@ -364,8 +364,9 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, Health{Status: "ready"})
 }
 
-// noRoute answers requests no route matches: not_found, with the methods
-// the path does allow when there are some.
+// noRoute answers requests no route matches: not_found, or
+// method_not_allowed (405) with an Allow header when the path exists with
+// other methods.
 func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
@@ -377,7 +378,7 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeError(w, r, tenure.Errorf(tenure.CodeNotFound, "", "no route %s %s (allowed methods: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
+		writeError(w, r, tenure.Errorf(tenure.CodeMethodNotAllowed, "", "%s is not allowed on %s (allowed methods: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
 		return
 	}
 	writeError(w, r, tenure.Errorf(tenure.CodeNotFound, "", "no route %s %s", r.Method, r.URL.Path))

@@ -213,7 +213,7 @@ func TestBadInput(t *testing.T) {
 		{"ErrRetireType", "POST", "/v1/retire", `{"dry_run":"yes"}`, 400, tenure.CodeInvalid, "dry_run", "want true or false"},
 		{"ErrExpandNoUID", "POST", "/v1/expand", `{}`, 400, tenure.CodeInvalid, "uid", "required"},
 		{"ErrNoRoute", "GET", "/v1/nothing", "", 404, tenure.CodeNotFound, "", "no route"},
-		{"ErrWrongMethod", "DELETE", "/v1/objects", "", 404, tenure.CodeNotFound, "", "allowed methods: GET, POST"},
+		{"ErrWrongMethod", "DELETE", "/v1/objects", "", 405, tenure.CodeMethodNotAllowed, "", "allowed methods: GET, POST"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var r reply
@@ -324,8 +324,11 @@ func TestRequestID(t *testing.T) {
 func TestNoRouteAllow(t *testing.T) {
 	e := newEnv(t)
 	r := e.call("PUT", "/v1/objects/x", e.alice, "")
-	if r.status != 404 || r.header.Get("Allow") != "GET" {
-		t.Errorf("PUT /v1/objects/x: %d Allow %q, want 404 with Allow: GET", r.status, r.header.Get("Allow"))
+	if r.status != 405 || r.header.Get("Allow") != "GET" || r.errBody(t).Code != tenure.CodeMethodNotAllowed {
+		t.Errorf("PUT /v1/objects/x: %d Allow %q %s, want 405 method_not_allowed with Allow: GET", r.status, r.header.Get("Allow"), r.body)
+	}
+	if r := e.call("GET", "/v1/nowhere", e.alice, ""); r.status != 404 || r.header.Get("Allow") != "" {
+		t.Errorf("GET /v1/nowhere: %d Allow %q, want 404 without Allow", r.status, r.header.Get("Allow"))
 	}
 }
 
