@@ -55,11 +55,6 @@ func parseOne[T any](data []byte, what string) (T, error) { return jsonx.Parse[T
 // oneValue checks that data holds exactly one well-formed JSON value.
 func oneValue(data []byte, want string) (json.RawMessage, error) { return jsonx.Value(data, want) }
 
-// oneValueAt is oneValue for data that starts on line first of its file.
-func oneValueAt(data []byte, want string, first int) (json.RawMessage, error) {
-	return jsonx.ValueAt(data, want, first)
-}
-
 // decodeOne strictly decodes a well-formed JSON value into a T.
 func decodeOne[T any](data []byte, what string) (T, error) { return jsonx.Decode[T](data, what) }
 
