@@ -399,6 +399,7 @@ var enums = map[reflect.Type][]string{
 	reflect.TypeFor[tenure.Code](): {"invalid", "not_found", "forbidden", "conflict", "unauthenticated", "too_large",
 		"unavailable", "timeout", "internal", "method_not_allowed"},
 	reflect.TypeFor[compile.Mode]():        strs(compile.Modes),
+	reflect.TypeFor[compile.OmitReason]():  strs(compile.OmitReasons),
 	reflect.TypeFor[compile.SectionKind](): strs(compile.SectionOrder),
 }
 
