@@ -46,6 +46,7 @@ type apiOp struct {
 	alt *apiAlt
 }
 
+// apiAlt is another form of a route's 200 answer.
 type apiAlt struct {
 	mediaType, desc string
 	schema          map[string]any
@@ -175,7 +176,7 @@ var apiOps = []apiOp{
 				{"X-Tenure-Tokens", "integer", "with text/plain: the envelope's tokens", nil},
 				{"X-Tenure-Cache-Key", "string", "with text/plain: the hash of the envelope's static prefix", nil}}},
 		errs: errsOf("forbidden", notAnyUser, "too_large", "the body, or one of the inputs named above, is over its limit; field names it.")},
-	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace, for the principal that compiled it (same user, same or higher clearance) or trace:read holders of its tenant; otherwise 404 like a missing id. Withheld objects only with trace:full.", resp: compile.Trace{},
+	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace (POST /v1/compile's, or the MCP tools' on tenure serve's /mcp), for the principal that compiled it (same user, same or higher clearance) or trace:read holders of its tenant; otherwise 404 like a missing id. Withheld objects only with trace:full.", resp: compile.Trace{},
 		errs: errsOf("not_found", "no trace with this id that the caller may read (expired, dropped, or another principal's).")},
 	{method: "POST", path: "/v1/expand", summary: "A state item and the messages it was extracted from.", body: tenure.ExpandRequest{}, resp: tenure.Expansion{},
 		errs: errsOf("not_found", "no state item with this uid that the caller can read.", "conflict", "the uid names items in several threads: name the thread.", "too_large", "")},
