@@ -56,6 +56,10 @@ const (
 	OmitRuleOverBudget OmitReason = "binding_rule_over_budget"
 )
 
+// OmitReasons lists every omission reason.
+var OmitReasons = []OmitReason{OmitBudget, OmitPermission, OmitScope, OmitSuperseded, OmitOverridden, OmitShadowed, OmitExpired,
+	OmitNotYetValid, OmitArchived, OmitQuarantined, OmitIrrelevant, OmitInactiveTask, OmitDuplicate, OmitOtherThread, OmitRuleOverBudget}
+
 // Trace records one compilation.
 type Trace struct {
 	TraceID   string          `json:"trace_id"`

@@ -84,7 +84,7 @@ func StateKey(thread, uid string) string { return "state/" + thread + "/" + uid 
 // thread id.
 func (e *Engine) ExtractState(ctx context.Context, p tenure.Principal, thread string, x extract.Extractor) (tenure.ExtractionResult, error) {
 	start := time.Now()
-	res := tenure.ExtractionResult{ThreadID: thread, Extractor: fmt.Sprintf("%T", x)}
+	res := tenure.ExtractionResult{ThreadID: thread, Extractor: extract.Name(x)}
 	err := e.extractState(ctx, p, thread, x, &res)
 	res.DurationMS = time.Since(start).Milliseconds()
 	log := e.opt.Logger.With("thread", thread, "messages", res.Messages, "inserted", res.ItemsInserted,

@@ -15,6 +15,17 @@ type Extractor interface {
 	Extract(ctx context.Context, b Batch) (Result, error)
 }
 
+// Name returns the name extraction results report for x
+// (tenure.ExtractionResult.Extractor): what its Name method returns when
+// it has one ("rules", "llm"), else "custom". Results go over the wire,
+// so a name is never a Go type's.
+func Name(x Extractor) string {
+	if n, ok := x.(interface{ Name() string }); ok && n.Name() != "" {
+		return n.Name()
+	}
+	return "custom"
+}
+
 // Batch is what an extractor reads: the new messages of one thread, in
 // order, and the thread's active state items (so an extractor can refer to
 // them instead of repeating them).

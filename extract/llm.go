@@ -75,6 +75,9 @@ type LLM struct {
 
 var _ Extractor = (*LLM)(nil)
 
+// Name returns "llm", the Source of the items LLM produces.
+func (l *LLM) Name() string { return LLMSource }
+
 // NewLLM returns an LLM extractor that prompts c, with o's zero fields set
 // to their defaults. It does no I/O. A nil c makes every Extract that has
 // messages to quote fail with tenure.CodeUnavailable.

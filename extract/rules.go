@@ -44,6 +44,9 @@ type Rules struct {
 
 var _ Extractor = (*Rules)(nil)
 
+// Name returns "rules", the Source of the items Rules produces.
+func (r *Rules) Name() string { return RulesSource }
+
 // NewRules returns a Rules extractor with o's defaults filled in.
 func NewRules(o RulesOptions) *Rules {
 	r := &Rules{resolve: o.Resolve, userName: o.UserName, userSpeakers: slices.Clone(o.UserSpeakers)}

@@ -49,12 +49,11 @@ func (s *Server) compile(w http.ResponseWriter, r *http.Request, p tenure.Princi
 		tr  compile.Trace
 	)
 	start := time.Now()
-	err = s.metrics.op("compile", func() (err error) { env, tr, err = s.compiler.Compile(r.Context(), req); return })
+	env, tr, err = s.compiler.Compile(r.Context(), req)
+	s.RecordCompile(p, env, tr, time.Since(start), err)
 	if err != nil {
 		return nil, err
 	}
-	s.metrics.compiled(time.Since(start), env, tr)
-	s.traces.put(tr, p)
 	if format == compile.FormatText && !withTrace && wantsText(r, asked != "") {
 		// The envelope as the model gets it; what the JSON answer carries
 		// beside it goes in headers.
@@ -73,6 +72,21 @@ func (s *Server) compile(w http.ResponseWriter, r *http.Request, p tenure.Princi
 		res.Trace = &tr
 	}
 	return res, nil
+}
+
+// RecordCompile records a compilation as p's, as POST /v1/compile records
+// its own: counted in the metrics (the compile operation by result code;
+// a successful one's duration, envelope tokens and omitted objects) and,
+// when it succeeded, its trace kept for GET /v1/traces/{id} under the same
+// access rules. Other surfaces that compile (the MCP tools mounted by
+// tenure serve) call it so that every compilation is recorded alike.
+func (s *Server) RecordCompile(p tenure.Principal, env compile.Envelope, tr compile.Trace, d time.Duration, err error) {
+	s.metrics.opDone("compile", d, err)
+	if err != nil {
+		return
+	}
+	s.metrics.compiled(d, env, tr)
+	s.traces.put(tr, p)
 }
 
 // getTrace handles GET /v1/traces/{id}. A trace is readable by the

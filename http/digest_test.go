@@ -141,6 +141,9 @@ func TestExtract(t *testing.T) {
 	if res.State.Messages != 2 || res.State.ItemsInserted == 0 || res.State.ThreadID != "p1" {
 		t.Errorf("state = %+v, want items from 2 messages", res.State)
 	}
+	if res.State.Extractor != "rules" {
+		t.Errorf("state.extractor = %q, want rules (a name, never a Go type's)", res.State.Extractor)
+	}
 	if res.Summary == nil || res.Summary.Rolling == nil || !strings.Contains(res.Summary.Rolling.Content, "Redis") {
 		t.Errorf("summary = %+v, want a rolling summary mentioning Redis", res.Summary)
 	}

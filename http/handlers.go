@@ -65,18 +65,34 @@ func (s *Server) getObject(w http.ResponseWriter, r *http.Request, p tenure.Prin
 	return o, err
 }
 
+// currentValue answers the object holding a key's value or, with
+// only=value, the value alone (an object with content and no value: its
+// content as a JSON string), the object's id in a header.
 func (s *Server) currentValue(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
 	q := newQuery(r)
 	rd := q.read()
+	only := q.str("only")
 	if err := q.done(); err != nil {
 		return nil, err
+	}
+	if only != "" {
+		if _, err := tenure.ParseVocab("only", only, []string{"value"}); err != nil {
+			return nil, err
+		}
 	}
 	var o tenure.Object
 	err := s.metrics.op("current_value", func() (err error) {
 		o, err = s.store.CurrentValue(r.Context(), p, r.PathValue("key"), rd)
 		return
 	})
-	return o, err
+	if err != nil || only == "" {
+		return o, err
+	}
+	w.Header().Set("X-Tenure-Object-Id", o.ObjectID)
+	if len(o.Value) > 0 {
+		return o.Value, nil
+	}
+	return o.Content, nil
 }
 
 func (s *Server) history(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {

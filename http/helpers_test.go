@@ -71,7 +71,7 @@ func newStoreEnv(t testing.TB, configure func(*sqlite.Store, *tenurehttp.ServerO
 			t.Errorf("stop digests: %v", err)
 		}
 	})
-	ts := httptest.NewServer(srv.Handler())
+	ts := httptest.NewServer(observe(srv.Handler()))
 	t.Cleanup(ts.Close)
 	e := &env{t: t, ctx: ctx, store: st, srv: srv, ts: ts, url: ts.URL}
 	e.admin = e.key(adminP)

@@ -49,7 +49,7 @@ func newMetrics(reg *prometheus.Registry, traces *traceCache, digests *digester,
 		opDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "tenure_store_operation_duration_seconds",
 			Help: "Store, compile and key operation latency by operation.", Buckets: latency}, []string{"op"}),
 		compileDur: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "tenure_compile_duration_seconds",
-			Help: "Latency of successful context compilations.", Buckets: latency}),
+			Help: "Latency of successful context compilations: POST /v1/compile's and those recorded with RecordCompile (MCP's on tenure serve).", Buckets: latency}),
 		tokens: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "tenure_envelope_tokens",
 			Help: "Tokens of compiled envelopes.", Buckets: prometheus.ExponentialBuckets(64, 2, 14)}), // 64 … 524288
 		omitted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_compile_omitted_objects_total",
@@ -106,13 +106,18 @@ func (m *metrics) request(route string, status int, d time.Duration) {
 func (m *metrics) op(name string, fn func() error) error {
 	start := time.Now()
 	err := fn()
+	m.opDone(name, time.Since(start), err)
+	return err
+}
+
+// opDone counts an operation that took d and ended with err.
+func (m *metrics) opDone(name string, d time.Duration, err error) {
 	code := "ok"
 	if err != nil {
 		code = string(tenure.ErrorCode(err))
 	}
 	m.ops.WithLabelValues(name, code).Inc()
-	m.opDuration.WithLabelValues(name).Observe(time.Since(start).Seconds())
-	return err
+	m.opDuration.WithLabelValues(name).Observe(d.Seconds())
 }
 
 // compiled records a successful compilation.

@@ -2,14 +2,18 @@ package http_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"net/http"
 	"os"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,7 +35,56 @@ type apiOp struct {
 	public                bool
 	contentType           string // of the response, when not JSON
 	capped                bool   // under a concurrency cap: 503 with Retry-After past it
+	// errs are the errors the route answers besides those of default
+	// (internal, unavailable, timeout), each with what it means there (""
+	// for the code's general meaning, errText). TestOpenAPIErrors makes
+	// each happen, and every test of the package checks that no route
+	// answers a client error (4XX) it does not list (see observe).
+	errs map[tenure.Code]string
+	// alt documents another form of the 200 answer: its media type,
+	// schema, headers and when it is sent.
+	alt *apiAlt
 }
+
+// apiAlt is another form of a route's 200 answer.
+type apiAlt struct {
+	mediaType, desc string
+	schema          map[string]any
+	headers         []apiParam
+}
+
+// errText says what each client error means when a route says nothing
+// more.
+var errText = map[tenure.Code]string{
+	tenure.CodeInvalid: "a malformed or unknown query parameter, a bad body (malformed JSON, an unknown field, a wrong type) " +
+		"or a value out of range; field names it, and nothing was written.",
+	tenure.CodeUnauthenticated: "no API key, or an unknown or revoked one.",
+	tenure.CodeForbidden:       "the key's principal may not do this.",
+	tenure.CodeNotFound:        "nothing the caller can read has this id or key; what the caller may not read answers the same.",
+	tenure.CodeConflict:        "the request contradicts what is stored.",
+	tenure.CodeTooLarge:        "the body is over the server's limit (tenure serve --max-body), or a field over its own; field names it, and nothing was written.",
+	tenure.CodeUnavailable:     "the store is unreachable or the server is shutting down.",
+}
+
+// errsOf is the errors of an authenticated route (invalid, for an
+// unknown query parameter, and unauthenticated) and more, each given as a
+// code and what it means on the route.
+func errsOf(more ...string) map[tenure.Code]string {
+	m := map[tenure.Code]string{tenure.CodeInvalid: "", tenure.CodeUnauthenticated: ""}
+	for i := 0; i+1 < len(more); i += 2 {
+		m[tenure.Code(more[i])] = more[i+1]
+	}
+	return m
+}
+
+// Route-specific meanings of the client errors.
+const (
+	notAnyUser  = "user_id names another user and the key lacks scope:any_user."
+	writeDenied = "the write is not the principal's to make: for another user or tenant, above its clearance, " +
+		"against a claim of a higher authority, or a constraint or policy without rules:write."
+	notVisible    = "supersedes or object_id names no object the caller can read."
+	writeConflict = "a stale version, superseding an object that is no longer current, or rewriting a session's identity."
+)
 
 type apiParam struct {
 	name, typ, desc string
@@ -67,43 +120,77 @@ var (
 // server's routes and TestOpenAPIDocument against openapi.json.
 var apiOps = []apiOp{
 	{method: "GET", path: "/healthz", summary: "Liveness: the process serves requests.", resp: tenurehttp.Health{}, public: true},
-	{method: "GET", path: "/readyz", summary: "Readiness: the store is reachable and the server is not shutting down (503 otherwise).", resp: tenurehttp.Health{}, public: true},
+	{method: "GET", path: "/readyz", summary: "Readiness: the store is reachable and the server is not shutting down (503 otherwise).", resp: tenurehttp.Health{}, public: true,
+		errs: map[tenure.Code]string{tenure.CodeUnavailable: ""}},
 	{method: "GET", path: "/metrics", summary: "Prometheus metrics in the text exposition format, for keys holding the metrics:read permission " +
-		"(403 otherwise). Not served here when the server runs with a separate metrics listener (tenure serve --metrics-addr).", contentType: "text/plain"},
+		"(403 otherwise). Not served here when the server runs with a separate metrics listener (tenure serve --metrics-addr).", contentType: "text/plain",
+		errs: map[tenure.Code]string{tenure.CodeUnauthenticated: "", tenure.CodeForbidden: "the key lacks the metrics:read permission.",
+			tenure.CodeNotFound: "the metrics are served on a listener of their own (tenure serve --metrics-addr)."}},
 	{method: "GET", path: "/v1/openapi.json", summary: "This document.", public: true, contentType: "application/json"},
-	{method: "GET", path: "/v1/whoami", summary: "The caller's API key and the principal its requests run as.", resp: tenure.APIKey{}},
+	{method: "GET", path: "/v1/whoami", summary: "The caller's API key and the principal its requests run as.", resp: tenure.APIKey{},
+		errs: errsOf()},
 	{method: "POST", path: "/v1/objects", summary: "Write one object. The store assigns object ids: leave object_id out for a new object; an object_id naming no object the caller can read is 404, whether unused or not. A correction is a write whose supersedes names the object (by id or key) it replaces. Claims the caller cannot read never decide the outcome.",
-		body: tenure.Object{}, resp: tenure.WriteResult{}},
+		body: tenure.Object{}, resp: tenure.WriteResult{},
+		errs: errsOf("forbidden", writeDenied, "not_found", notVisible, "conflict", writeConflict, "too_large", "")},
 	{method: "POST", path: "/v1/objects/batch", summary: "Write objects in one transaction, all or nothing; error fields are objects[i].field.",
-		body: tenurehttp.BatchRequest{}, resp: tenurehttp.BatchResponse{}},
-	{method: "GET", path: "/v1/objects", summary: "The latest versions of the objects matching the filters, visible to the caller.", query: listParams, resp: tenurehttp.ObjectList{}},
+		body: tenurehttp.BatchRequest{}, resp: tenurehttp.BatchResponse{},
+		errs: errsOf("forbidden", writeDenied, "not_found", notVisible, "conflict", writeConflict, "too_large", "")},
+	{method: "GET", path: "/v1/objects", summary: "The latest versions of the objects matching the filters, visible to the caller.", query: listParams, resp: tenurehttp.ObjectList{},
+		errs: errsOf("forbidden", notAnyUser)},
 	{method: "GET", path: "/v1/objects/{id}", summary: "One object by id: the latest version, or the one selected by the as-of times. Objects the caller may not see are 404 like missing ones.",
-		query: readParams, resp: tenure.Object{}},
-	{method: "GET", path: "/v1/values/{key}", summary: "The object holding a key's value now, or at the as-of times, following supersession.", query: readParams, resp: tenure.Object{}},
-	{method: "GET", path: "/v1/history/{key}", summary: "Every visible version stored under a key, with both timelines, and its supersession chain; as_of_tx keeps what was recorded by then, as_of_valid the versions valid then.", query: readParams, resp: tenure.History{}},
-	{method: "POST", path: "/v1/retire", summary: "Run the retirement sweep, or retire object_ids now by rule.", body: tenure.RetireOptions{}, resp: tenure.RetireReport{}},
+		query: readParams, resp: tenure.Object{},
+		errs: errsOf("forbidden", notAnyUser, "not_found", "")},
+	{method: "GET", path: "/v1/values/{key}", summary: "The object holding a key's value now, or at the as-of times, following supersession; " +
+		"with only=value, the value alone.",
+		query: append(slices.Clone(readParams), apiParam{"only", "string", "value: answer the value alone, as JSON (an object holding " +
+			"content and no value answers its content as a JSON string), and the object's id in X-Tenure-Object-Id", []string{"value"}}),
+		resp: tenure.Object{},
+		alt: &apiAlt{mediaType: "application/json", desc: "The object or, with only=value, its value alone.",
+			schema:  map[string]any{"description": "with only=value: the value alone, any JSON value"},
+			headers: []apiParam{{"X-Tenure-Object-Id", "string", "with only=value: the id of the object holding the value", nil}}},
+		errs: errsOf("forbidden", notAnyUser, "not_found", "no value under this key that the caller can read.")},
+	{method: "GET", path: "/v1/history/{key}", summary: "Every visible version stored under a key, with both timelines, and its supersession chain; as_of_tx keeps what was recorded by then, as_of_valid the versions valid then.", query: readParams, resp: tenure.History{},
+		errs: errsOf("forbidden", notAnyUser, "not_found", "no version under this key that the caller can read.")},
+	{method: "POST", path: "/v1/retire", summary: "Run the retirement sweep, or retire object_ids now by rule.", body: tenure.RetireOptions{}, resp: tenure.RetireReport{},
+		errs: errsOf("forbidden", "an object_id was written by a higher authority.", "not_found", "an object_id names no object the caller can read.", "too_large", "")},
 	{method: "GET", path: "/v1/resolutions", summary: "Resolution requests (quarantined conflicts and confirmations) all of whose objects the caller can read.",
-		query: []apiParam{{"open", "boolean", "only open requests (default true)", nil}}, resp: tenurehttp.ResolutionList{}},
-	{method: "POST", path: "/v1/sessions/{id}/end", summary: "End a session: clear its working set.", resp: tenurehttp.EndSessionResult{}},
+		query: []apiParam{{"open", "boolean", "only open requests (default true)", nil}}, resp: tenurehttp.ResolutionList{},
+		errs: errsOf()},
+	{method: "POST", path: "/v1/sessions/{id}/end", summary: "End a session: clear its working set.", resp: tenurehttp.EndSessionResult{},
+		errs: errsOf()},
 	{method: "POST", path: "/v1/messages", summary: "Append messages in one transaction, all or nothing; re-appending the same message is a no-op. Ids are per thread and user: another user's message with the same id is a different message.",
-		body: tenurehttp.AppendRequest{}, resp: tenure.AppendResult{}},
-	{method: "GET", path: "/v1/messages", summary: "A thread's messages visible to the caller, in order.", query: messageParams, resp: tenurehttp.MessageList{}},
+		body: tenurehttp.AppendRequest{}, resp: tenure.AppendResult{},
+		errs: errsOf("forbidden", "a message for another user or tenant.", "conflict", "a message id already used in the thread with other content.", "too_large", "")},
+	{method: "GET", path: "/v1/messages", summary: "A thread's messages visible to the caller, in order.", query: messageParams, resp: tenurehttp.MessageList{},
+		errs: errsOf("forbidden", notAnyUser)},
 	{method: "POST", path: "/v1/compile", summary: "Compile the context envelope for a query within a token budget, as the key's principal (leave principal out). " +
 		"An input over its size limit is 413 too_large naming it (query, current_turn, documents[i].content, tail[i].content, instructions[i].text, " +
 		"tools[i].description, tools[i].schema).",
 		query: []apiParam{{"format", "string", "envelope rendering (default text)", compile.Formats},
 			{"trace", "boolean", "include the trace in the answer (it is kept for GET /v1/traces/{id} either way)", nil}},
-		body: compile.Request{}, resp: tenurehttp.CompileResponse{}, capped: true},
-	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace, for the principal that compiled it (same user, same or higher clearance) or trace:read holders of its tenant; otherwise 404 like a missing id. Withheld objects only with trace:full.", resp: compile.Trace{}},
-	{method: "POST", path: "/v1/expand", summary: "A state item and the messages it was extracted from.", body: tenure.ExpandRequest{}, resp: tenure.Expansion{}},
+		body: compile.Request{}, resp: tenurehttp.CompileResponse{}, capped: true,
+		alt: &apiAlt{mediaType: "text/plain", desc: "JSON, or the text envelope alone as text/plain when format=text is given and Accept " +
+			"does not prefer application/json, or when Accept prefers text/plain (never with trace=true); what the JSON carries beside " +
+			"the envelope is then in headers.", schema: map[string]any{"type": "string", "description": "the envelope as text"},
+			headers: []apiParam{{"X-Tenure-Trace-Id", "string", "with text/plain: the compilation's trace id (GET /v1/traces/{id})", nil},
+				{"X-Tenure-Tokens", "integer", "with text/plain: the envelope's tokens", nil},
+				{"X-Tenure-Cache-Key", "string", "with text/plain: the hash of the envelope's static prefix", nil}}},
+		errs: errsOf("forbidden", notAnyUser, "too_large", "the body, or one of the inputs named above, is over its limit; field names it.")},
+	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace (POST /v1/compile's, or the MCP tools' on tenure serve's /mcp), for the principal that compiled it (same user, same or higher clearance) or trace:read holders of its tenant; otherwise 404 like a missing id. Withheld objects only with trace:full.", resp: compile.Trace{},
+		errs: errsOf("not_found", "no trace with this id that the caller may read (expired, dropped, or another principal's).")},
+	{method: "POST", path: "/v1/expand", summary: "A state item and the messages it was extracted from.", body: tenure.ExpandRequest{}, resp: tenure.Expansion{},
+		errs: errsOf("not_found", "no state item with this uid that the caller can read.", "conflict", "the uid names items in several threads: name the thread.", "too_large", "")},
 	{method: "POST", path: "/v1/extract", summary: "Digest a thread now, as the key's principal: extract its new messages into state items and, " +
 		"unless summaries is false, write its due summaries. A channel's failure is reported in state_error or summary_error with 200 " +
 		"when the other channel ran; a bad request, or a digest whose every channel failed, is an error. 503 when the server does not extract.",
-		body: tenurehttp.ExtractRequest{}, resp: engine.DigestResult{}, capped: true},
+		body: tenurehttp.ExtractRequest{}, resp: engine.DigestResult{}, capped: true,
+		errs: errsOf("too_large", "")},
 	{method: "PUT", path: "/v1/identity", summary: "Set the caller's identity for a session (the identity layer): once; the same identity again confirms it, another is 409.",
-		body: tenurehttp.IdentityRequest{}, resp: tenure.WriteResult{}},
+		body: tenurehttp.IdentityRequest{}, resp: tenure.WriteResult{},
+		errs: errsOf("conflict", "the session already has another identity.", "too_large", "")},
 	{method: "PUT", path: "/v1/environment", summary: "Set environment values (the environment layer), each replacing the previous one; needs environment:write.",
-		body: tenurehttp.EnvironmentRequest{}, resp: tenurehttp.BatchResponse{}},
+		body: tenurehttp.EnvironmentRequest{}, resp: tenurehttp.BatchResponse{},
+		errs: errsOf("forbidden", "the key lacks environment:write (or the top rank).", "too_large", "")},
 }
 
 func TestOpenAPIRoutes(t *testing.T) {
@@ -187,6 +274,20 @@ func openAPIDocument(t *testing.T) []byte {
 		}
 		ok := map[string]any{"description": "OK"}
 		switch {
+		case op.resp != nil && op.alt != nil:
+			schema := g.ref(reflect.TypeOf(op.resp))
+			if op.alt.mediaType == "application/json" {
+				schema = map[string]any{"anyOf": []any{schema, op.alt.schema}}
+			}
+			content := map[string]any{"application/json": map[string]any{"schema": schema}}
+			if op.alt.mediaType != "application/json" {
+				content[op.alt.mediaType] = map[string]any{"schema": op.alt.schema}
+			}
+			headers := map[string]any{}
+			for _, h := range op.alt.headers {
+				headers[h.name] = map[string]any{"description": h.desc, "schema": map[string]any{"type": h.typ}}
+			}
+			ok = map[string]any{"description": "OK. " + op.alt.desc, "content": content, "headers": headers}
 		case op.resp != nil:
 			ok["content"] = map[string]any{"application/json": map[string]any{"schema": g.ref(reflect.TypeOf(op.resp))}}
 		case op.contentType == "text/plain":
@@ -195,8 +296,22 @@ func openAPIDocument(t *testing.T) []byte {
 			ok["content"] = map[string]any{op.contentType: map[string]any{"schema": map[string]any{"type": "object"}}}
 		}
 		errContent := map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorBody"}}}
-		responses := map[string]any{"200": ok, "default": map[string]any{"description": "An error; the status comes from the code (tenure.HTTPStatus).",
-			"content": errContent}}
+		responses := map[string]any{"200": ok}
+		if !op.public {
+			responses["default"] = map[string]any{"description": "Any other error: internal (500), unavailable (503: the store is down " +
+				"or the server is shutting down), timeout (504: past tenure serve's request timeout).", "content": errContent}
+		}
+		for code, desc := range op.errs {
+			if desc == "" {
+				desc = errText[code]
+			}
+			r := map[string]any{"description": string(code) + ": " + desc, "content": errContent}
+			if code == tenure.CodeUnauthenticated {
+				r["headers"] = map[string]any{"WWW-Authenticate": map[string]any{"description": `Bearer realm="tenure"`,
+					"schema": map[string]any{"type": "string"}}}
+			}
+			responses[strconv.Itoa(tenure.HTTPStatus(code))] = r
+		}
 		if op.capped {
 			responses["503"] = map[string]any{"description": "unavailable: the server runs as many of these at once as it may (or cannot run them at all); " +
 				"with Retry-After, try again after that many seconds.", "content": errContent,
@@ -214,11 +329,17 @@ func openAPIDocument(t *testing.T) []byte {
 	}
 	doc := map[string]any{
 		"openapi": "3.1.0",
-		"info": map[string]any{"title": "Tenure API", "version": "1",
+		"info": map[string]any{"title": "Tenure API", "version": "1", "license": map[string]any{"name": "Apache-2.0", "identifier": "Apache-2.0"},
 			"description": "Tenure decides what an LLM agent sees. Every call runs as the principal of its API key (Authorization: Bearer tk_…); " +
 				"objects of other tenants, or ones the principal may not read, answer 404 like missing ones. Bodies are decoded strictly: " +
 				"unknown fields, wrong types and malformed JSON are 400 with the field named, and nothing is written. A body over the server's limit " +
-				"(tenure serve --max-body), or a field over its own, is 413 too_large, and nothing is written."},
+				"(tenure serve --max-body), or a field over its own, is 413 too_large, and nothing is written. Errors are an ErrorBody whose " +
+				"code gives the status; a method a path does not take is 405 method_not_allowed with an Allow header."},
+		"servers": []any{map[string]any{"url": "{scheme}://{address}", "description": "A tenure serve (its --addr).",
+			"variables": map[string]any{
+				"scheme":  map[string]any{"default": "http", "enum": []string{"http", "https"}, "description": "https behind a TLS-terminating proxy"},
+				"address": map[string]any{"default": "127.0.0.1:8080", "description": "host:port the server listens on (tenure serve --addr)"},
+			}}},
 		"security": []any{map[string]any{"apiKey": []any{}}},
 		"paths":    paths,
 		"components": map[string]any{
@@ -278,8 +399,9 @@ var enums = map[reflect.Type][]string{
 	reflect.TypeFor[tenure.ResolutionKind]():      {"conflict", "confirmation"},
 	reflect.TypeFor[tenure.Outcome]():             {"created", "updated", "confirmed", "overridden", "superseded", "quarantined"},
 	reflect.TypeFor[tenure.Code](): {"invalid", "not_found", "forbidden", "conflict", "unauthenticated", "too_large",
-		"unavailable", "timeout", "internal"},
+		"unavailable", "timeout", "internal", "method_not_allowed"},
 	reflect.TypeFor[compile.Mode]():        strs(compile.Modes),
+	reflect.TypeFor[compile.OmitReason]():  strs(compile.OmitReasons),
 	reflect.TypeFor[compile.SectionKind](): strs(compile.SectionOrder),
 }
 
@@ -365,4 +487,151 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 		props[name] = s
 	}
 	return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+}
+
+// errCase is a request that a route answers with an error.
+type errCase struct {
+	route, name          string // route as in openapi.json, name of the case
+	method, path, secret string
+	body                 string
+	want                 tenure.Code
+	on                   *env // the server asked (nil: the test's)
+}
+
+// TestOpenAPIErrors makes every error openapi.json gives a route happen,
+// and checks that it is answered with that status: a documented error is
+// a real one. (That no route answers an undocumented client error is
+// checked over every test of the package: see observe.)
+func TestOpenAPIErrors(t *testing.T) {
+	var down atomic.Bool
+	e := digestEnv(t, rulesDigester, manual, func(o *tenurehttp.ServerOptions) {
+		o.MaxBodyBytes = 4096
+		o.Ready = func(context.Context) error {
+			if down.Load() {
+				return errors.New("store down")
+			}
+			return nil
+		}
+	})
+	// Two threads with the same decision: its uid names two items.
+	e.appendMsgs(e.alice, redisThread("p1")...)
+	e.appendMsgs(e.alice, redisThread("p2")...)
+	for _, thread := range []string{"p1", "p2"} {
+		if r := e.call("POST", "/v1/extract", e.alice, `{"thread_id":"`+thread+`"}`); r.status != 200 {
+			t.Fatalf("extract %s: %d %s", thread, r.status, r.body)
+		}
+	}
+	// An object superseded by a later one, and an admin's object alice
+	// reads.
+	var first tenure.WriteResult
+	if r := e.call("POST", "/v1/objects", e.alice, `{"key":"order.status","value":"approved"}`); r.status != 200 {
+		t.Fatalf("put: %d %s", r.status, r.body)
+	} else if err := json.Unmarshal([]byte(r.body), &first); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.call("POST", "/v1/objects", e.alice, `{"key":"order.status","value":"cancelled","supersedes":"order.status"}`); r.status != 200 {
+		t.Fatalf("supersede: %d %s", r.status, r.body)
+	}
+	var policy tenure.WriteResult
+	if r := e.call("POST", "/v1/objects", e.admin, `{"key":"discount.max","value":"15%","scope":"global","user_id":""}`); r.status != 200 {
+		t.Fatalf("admin put: %d %s", r.status, r.body)
+	} else if err := json.Unmarshal([]byte(r.body), &policy); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.call("PUT", "/v1/identity", e.alice, `{"session_id":"s1","user_name":"Alice"}`); r.status != 200 {
+		t.Fatalf("identity: %d %s", r.status, r.body)
+	}
+	big := `{"key":"k","content":"` + strings.Repeat("x", 5000) + `"}`
+	stale := first.Object.ObjectID
+
+	// A server whose metrics are on a listener of their own.
+	separate := newEnv(t, func(o *tenurehttp.ServerOptions) { o.SeparateMetrics = true })
+	tests := []errCase{
+		{"GET /metrics", "Separate", "GET", "/metrics", separate.monitor, "", tenure.CodeNotFound, separate},
+		{"GET /readyz", "StoreDown", "GET", "/readyz", "", "", tenure.CodeUnavailable, nil},
+		{"GET /metrics", "NoKey", "GET", "/metrics", "", "", tenure.CodeUnauthenticated, nil},
+		{"GET /metrics", "NoPermission", "GET", "/metrics", e.alice, "", tenure.CodeForbidden, nil},
+		{"POST /v1/objects", "Forbidden", "POST", "/v1/objects", e.alice, `{"key":"k","value":1,"user_id":"bob"}`, tenure.CodeForbidden, nil},
+		{"POST /v1/objects", "NotFound", "POST", "/v1/objects", e.alice, `{"key":"k","value":1,"supersedes":"nothing.here"}`, tenure.CodeNotFound, nil},
+		{"POST /v1/objects", "Conflict", "POST", "/v1/objects", e.alice, `{"key":"k","value":1,"supersedes":"` + stale + `"}`, tenure.CodeConflict, nil},
+		{"POST /v1/objects", "TooLarge", "POST", "/v1/objects", e.alice, big, tenure.CodeTooLarge, nil},
+		{"POST /v1/objects/batch", "Forbidden", "POST", "/v1/objects/batch", e.alice, `{"objects":[{"key":"k","value":1,"user_id":"bob"}]}`, tenure.CodeForbidden, nil},
+		{"POST /v1/objects/batch", "NotFound", "POST", "/v1/objects/batch", e.alice, `{"objects":[{"key":"k","value":1,"supersedes":"nothing.here"}]}`, tenure.CodeNotFound, nil},
+		{"POST /v1/objects/batch", "Conflict", "POST", "/v1/objects/batch", e.alice, `{"objects":[{"key":"k","value":1,"supersedes":"` + stale + `"}]}`, tenure.CodeConflict, nil},
+		{"POST /v1/objects/batch", "TooLarge", "POST", "/v1/objects/batch", e.alice, `{"objects":[` + big + `]}`, tenure.CodeTooLarge, nil},
+		{"GET /v1/objects", "Forbidden", "GET", "/v1/objects?user_id=bob", e.alice, "", tenure.CodeForbidden, nil},
+		{"GET /v1/objects/{id}", "Forbidden", "GET", "/v1/objects/" + stale + "?user_id=bob", e.alice, "", tenure.CodeForbidden, nil},
+		{"GET /v1/objects/{id}", "NotFound", "GET", "/v1/objects/nothing", e.alice, "", tenure.CodeNotFound, nil},
+		{"GET /v1/values/{key}", "Forbidden", "GET", "/v1/values/order.status?user_id=bob", e.alice, "", tenure.CodeForbidden, nil},
+		{"GET /v1/values/{key}", "NotFound", "GET", "/v1/values/nothing.here", e.alice, "", tenure.CodeNotFound, nil},
+		{"GET /v1/values/{key}", "UnknownOnly", "GET", "/v1/values/order.status?only=object", e.alice, "", tenure.CodeInvalid, nil},
+		{"GET /v1/history/{key}", "Forbidden", "GET", "/v1/history/order.status?user_id=bob", e.alice, "", tenure.CodeForbidden, nil},
+		{"GET /v1/history/{key}", "NotFound", "GET", "/v1/history/nothing.here", e.alice, "", tenure.CodeNotFound, nil},
+		{"POST /v1/retire", "Forbidden", "POST", "/v1/retire", e.alice, `{"object_ids":["` + policy.Object.ObjectID + `"]}`, tenure.CodeForbidden, nil},
+		{"POST /v1/retire", "NotFound", "POST", "/v1/retire", e.alice, `{"object_ids":["nothing"]}`, tenure.CodeNotFound, nil},
+		{"POST /v1/retire", "TooLarge", "POST", "/v1/retire", e.alice, `{"object_ids":["` + strings.Repeat("x", 5000) + `"]}`, tenure.CodeTooLarge, nil},
+		{"POST /v1/messages", "Forbidden", "POST", "/v1/messages", e.alice,
+			`{"messages":[{"thread_id":"p3","id":"m1","role":"user","content":"hi","user_id":"bob","created_at":"2025-05-08T10:00:00Z"}]}`, tenure.CodeForbidden, nil},
+		{"POST /v1/messages", "Conflict", "POST", "/v1/messages", e.alice,
+			`{"messages":[{"thread_id":"p1","id":"m1","role":"user","content":"Something else.","created_at":"2025-05-08T10:00:00Z"}]}`, tenure.CodeConflict, nil},
+		{"POST /v1/messages", "TooLarge", "POST", "/v1/messages", e.alice,
+			`{"messages":[{"thread_id":"p3","id":"m1","role":"user","content":"` + strings.Repeat("x", 5000) + `","created_at":"2025-05-08T10:00:00Z"}]}`, tenure.CodeTooLarge, nil},
+		{"GET /v1/messages", "Forbidden", "GET", "/v1/messages?thread_id=p1&user_id=bob", e.alice, "", tenure.CodeForbidden, nil},
+		{"POST /v1/compile", "Forbidden", "POST", "/v1/compile", e.alice, `{"query":"status?","budget":500,"scope":{"user_id":"bob"}}`, tenure.CodeForbidden, nil},
+		{"POST /v1/compile", "TooLarge", "POST", "/v1/compile", e.alice, `{"query":"` + strings.Repeat("x", 5000) + `","budget":500}`, tenure.CodeTooLarge, nil},
+		{"GET /v1/traces/{id}", "NotFound", "GET", "/v1/traces/nothing", e.alice, "", tenure.CodeNotFound, nil},
+		{"POST /v1/expand", "NotFound", "POST", "/v1/expand", e.alice, `{"uid":"nothing"}`, tenure.CodeNotFound, nil},
+		{"POST /v1/expand", "Conflict", "POST", "/v1/expand", e.alice, `{"uid":"` + redisUID + `"}`, tenure.CodeConflict, nil},
+		{"POST /v1/expand", "TooLarge", "POST", "/v1/expand", e.alice, `{"uid":"` + strings.Repeat("x", 5000) + `"}`, tenure.CodeTooLarge, nil},
+		{"POST /v1/extract", "TooLarge", "POST", "/v1/extract", e.alice, `{"thread_id":"` + strings.Repeat("x", 5000) + `"}`, tenure.CodeTooLarge, nil},
+		{"PUT /v1/identity", "Conflict", "PUT", "/v1/identity", e.alice, `{"session_id":"s1","user_name":"Mallory"}`, tenure.CodeConflict, nil},
+		{"PUT /v1/identity", "TooLarge", "PUT", "/v1/identity", e.alice, `{"session_id":"` + strings.Repeat("x", 5000) + `"}`, tenure.CodeTooLarge, nil},
+		{"PUT /v1/environment", "Forbidden", "PUT", "/v1/environment", e.alice, `{"values":{"tz":"UTC"}}`, tenure.CodeForbidden, nil},
+		{"PUT /v1/environment", "TooLarge", "PUT", "/v1/environment", e.admin, `{"values":{"tz":"` + strings.Repeat("x", 5000) + `"}}`, tenure.CodeTooLarge, nil},
+	}
+	// Every authenticated route refuses a request without a key and one
+	// with a query parameter it does not take.
+	for _, op := range apiOps {
+		if op.public || op.path == "/metrics" {
+			continue
+		}
+		path := strings.NewReplacer("{id}", "x", "{key}", "x").Replace(op.path)
+		route := op.method + " " + op.path
+		tests = append(tests,
+			errCase{route, "NoKey", op.method, path, "", "{}", tenure.CodeUnauthenticated, nil},
+			errCase{route, "UnknownParameter", op.method, path + "?bogus=1", e.alice, "{}", tenure.CodeInvalid, nil})
+	}
+
+	covered := map[string]map[tenure.Code]bool{}
+	for _, tc := range tests {
+		t.Run(strings.NewReplacer(" ", "_", "/", "_").Replace(tc.route)+"/"+tc.name, func(t *testing.T) {
+			down.Store(tc.route == "GET /readyz")
+			defer down.Store(false)
+			on := e
+			if tc.on != nil {
+				on = tc.on
+			}
+			r := on.call(tc.method, tc.path, tc.secret, tc.body)
+			if want := tenure.HTTPStatus(tc.want); r.status != want {
+				t.Fatalf("%s %s: %d %s, want %d", tc.method, tc.path, r.status, r.body, want)
+			}
+			if got := r.errBody(t).Code; got != tc.want {
+				t.Errorf("%s %s: code %q, want %q", tc.method, tc.path, got, tc.want)
+			}
+			if !documentedStatus(t, tc.route, r.status) {
+				t.Errorf("openapi.json does not give %s the status %d", tc.route, r.status)
+			}
+		})
+		if covered[tc.route] == nil {
+			covered[tc.route] = map[tenure.Code]bool{}
+		}
+		covered[tc.route][tc.want] = true
+	}
+	for _, op := range apiOps {
+		for code := range op.errs {
+			if !covered[op.method+" "+op.path][code] {
+				t.Errorf("%s %s documents %s (%d), and no case here makes it happen", op.method, op.path, code, tenure.HTTPStatus(code))
+			}
+		}
+	}
 }

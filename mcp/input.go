@@ -141,7 +141,7 @@ func kind(v any) string {
 	case map[string]any:
 		return "object"
 	}
-	return fmt.Sprintf("%T", v)
+	return "value" // not a decoded JSON value; never a Go type's name
 }
 
 // an prefixes a type name with its article.

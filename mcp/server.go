@@ -84,6 +84,12 @@ type Options struct {
 	// threads (structured state and summaries) as POST /v1/messages does.
 	// It runs in the tool call: a slow one should hand the work off.
 	AfterAppend func(ctx context.Context, p tenure.Principal, msgs []tenure.Message)
+	// OnCompile, when set, is called after each compilation of
+	// compile_context and recall, with the principal, what the compiler
+	// returned and how long it took: the hook that keeps traces and counts
+	// compilations as POST /v1/compile does. It runs in the tool call and
+	// must not block.
+	OnCompile func(ctx context.Context, p tenure.Principal, env compile.Envelope, tr compile.Trace, d time.Duration, err error)
 }
 
 // Server is an MCP server over a Store. It is safe for concurrent use by

@@ -114,7 +114,7 @@ type CompileOutput struct {
 	Tokens    int    `json:"tokens"`
 	Budget    int    `json:"budget"`
 	Tokenizer string `json:"tokenizer"`
-	TraceID   string `json:"trace_id"`
+	TraceID   string `json:"trace_id" jsonschema:"the compilation's trace id; on tenure serve's /mcp endpoint the trace is at GET /v1/traces/{id} for an hour"`
 	CacheKey  string `json:"cache_key"`
 	// Compiled counts the objects and turns in the envelope.
 	Compiled int `json:"compiled"`
@@ -479,14 +479,20 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: txt}}}, out, nil
 }
 
-// compile runs a compilation if the concurrency cap admits it.
+// compile runs a compilation if the concurrency cap admits it, and
+// reports it to OnCompile.
 func (s *Server) compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error) {
 	release, err := s.opt.Compiles.Acquire()
 	if err != nil {
 		return compile.Envelope{}, compile.Trace{}, err
 	}
 	defer release()
-	return s.opt.Compiler.Compile(ctx, req)
+	start := time.Now()
+	env, tr, err := s.opt.Compiler.Compile(ctx, req)
+	if s.opt.OnCompile != nil {
+		s.opt.OnCompile(ctx, req.Principal, env, tr, time.Since(start), err)
+	}
+	return env, tr, err
 }
 
 // tail returns the latest n turns of a thread, oldest first, as the

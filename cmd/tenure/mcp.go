@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/mcp"
 	"github.com/tenure-dev/tenure/sqlite"
 )
@@ -88,14 +87,9 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 
 // mcpHandler is the MCP endpoint tenure serve mounts at mcpPath, behind
 // its API-key authentication: each request runs as its key's principal,
-// compiling with comp under the compiles cap it shares with the API (nil:
-// MCP's defaults).
-func mcpHandler(st *sqlite.Store, log *slog.Logger, comp mcp.Compiler, compiles *admit.Limiter,
-	afterAppend func(context.Context, tenure.Principal, []tenure.Message)) http.Handler {
-	opt := mcp.Options{PrincipalFromRequest: mcp.PrincipalFromContext, Logger: log, Compiles: compiles, AfterAppend: afterAppend}
-	if comp != nil {
-		opt.Compiler = comp
-	}
+// with opt's compiler, compile cap and hooks (zero: MCP's defaults).
+func mcpHandler(st *sqlite.Store, opt mcp.Options) http.Handler {
+	opt.PrincipalFromRequest = mcp.PrincipalFromContext
 	return mcp.NewServer(st, opt).HTTPHandler()
 }
 

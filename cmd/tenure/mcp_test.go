@@ -172,7 +172,7 @@ func TestMCPServeMount(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h := mcpHandler(st, slog.New(slog.DiscardHandler), nil, nil, nil)
+	h := mcpHandler(st, mcp.Options{Logger: slog.New(slog.DiscardHandler)})
 	for _, c := range []struct {
 		name      string
 		p         tenure.Principal

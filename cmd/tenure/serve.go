@@ -18,6 +18,7 @@ import (
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/extract"
 	tenurehttp "github.com/tenure-dev/tenure/http"
+	"github.com/tenure-dev/tenure/mcp"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/summarize"
 )
@@ -199,21 +200,29 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	// One compiler and one compile cap for the API and MCP.
 	comp := compile.New(st, compile.Options{Logger: log, Limits: c.limits.compileLimits()})
 	compiles := admit.New("compilations", c.limits.compiles)
-	// MCP appends digest like POST /v1/messages: through the server's
-	// background digester, once the server exists.
+	// MCP appends digest like POST /v1/messages, through the server's
+	// background digester, and MCP compilations are recorded like POST
+	// /v1/compile's (traces at GET /v1/traces/{id}, compile metrics), once
+	// the server exists.
 	var srv *tenurehttp.Server
-	afterAppend := func(_ context.Context, p tenure.Principal, msgs []tenure.Message) {
-		if srv != nil {
-			srv.ScheduleDigests(p, msgs, "mcp")
-		}
-	}
+	mcpOpt := mcp.Options{Logger: log, Compiler: comp, Compiles: compiles,
+		AfterAppend: func(_ context.Context, p tenure.Principal, msgs []tenure.Message) {
+			if srv != nil {
+				srv.ScheduleDigests(p, msgs, "mcp")
+			}
+		},
+		OnCompile: func(_ context.Context, p tenure.Principal, env compile.Envelope, tr compile.Trace, d time.Duration, err error) {
+			if srv != nil {
+				srv.RecordCompile(p, env, tr, d, err)
+			}
+		}}
 	srv = tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{
 		Logger:          log,
 		Ready:           func(ctx context.Context) error { return st.DB().PingContext(ctx) },
 		Compiler:        comp,
 		Compiles:        compiles,
 		Extractions:     admit.New("extractions", c.limits.extractions),
-		Mounts:          map[string]http.Handler{mcpPath: mcpHandler(st, log, comp, compiles, afterAppend)},
+		Mounts:          map[string]http.Handler{mcpPath: mcpHandler(st, mcpOpt)},
 		MaxBodyBytes:    c.limits.body.n,
 		SeparateMetrics: mln != nil,
 		TraceTTL:        c.traceTTL,

@@ -318,3 +318,67 @@ func TestServeDigest(t *testing.T) {
 		}
 	})
 }
+
+// TestServeMCPCompileRecorded checks that serve records the compilations
+// of its /mcp endpoint like POST /v1/compile's: the trace_id compile_context
+// returns is readable at GET /v1/traces/{id} under the same access rules,
+// and the compile metrics count it.
+func TestServeMCPCompileRecorded(t *testing.T) {
+	ctx := context.Background()
+	db := newDB(t)
+	srv := serve(t, db)
+	eve := strings.TrimSpace(mustCLI(t, "", "keys", "create", "--db", db, "--user", "eve").stdout)
+	tr := &sdk.StreamableClientTransport{Endpoint: srv.url + "/mcp", HTTPClient: &http.Client{Transport: bearerKey{srv.key}}}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", tool, err, res)
+		}
+		out, _ := res.StructuredContent.(map[string]any)
+		return out
+	}
+	call("remember", map[string]any{"kind": "object", "key": "order.status", "value": "cancelled"})
+	traceID, _ := call("compile_context", map[string]any{"query": "What is the order status?"})["trace_id"].(string)
+	if traceID == "" {
+		t.Fatal("compile_context returned no trace_id")
+	}
+	get := func(key, path string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.url+path, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		b.ReadFrom(resp.Body)
+		return resp.StatusCode, b.String()
+	}
+	status, body := get(srv.key, "/v1/traces/"+traceID)
+	var trace compile.Trace
+	if status != http.StatusOK || json.Unmarshal([]byte(body), &trace) != nil || trace.TraceID != traceID {
+		t.Errorf("GET /v1/traces/%s after compile_context: %d %.200s, want the trace", traceID, status, body)
+	}
+	if status, _ := get(eve, "/v1/traces/"+traceID); status != http.StatusNotFound {
+		t.Errorf("another user's GET /v1/traces/%s: %d, want 404 like a missing trace", traceID, status)
+	}
+	call("recall", map[string]any{"query": "order status"})
+	_, metrics := get(srv.key, "/metrics")
+	for _, want := range []string{"tenure_compile_duration_seconds_count 2", `tenure_store_operations_total{code="ok",op="compile"} 2`,
+		"tenure_envelope_tokens_count 2"} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics after compile_context and recall over MCP lack %q", want)
+		}
+	}
+	cs.Close()
+	if code := srv.stop(); code != 0 {
+		t.Errorf("serve exited %d: %s", code, srv.stderr.String())
+	}
+}
