@@ -237,8 +237,19 @@ func TestOpenAPIServed(t *testing.T) {
 	defer resp.Body.Close()
 	var buf bytes.Buffer
 	buf.ReadFrom(resp.Body)
-	if resp.StatusCode != 200 || !bytes.Equal(buf.Bytes(), tenurehttp.OpenAPI) {
-		t.Errorf("GET /v1/openapi.json: %d, %d bytes; want 200 and the embedded document", resp.StatusCode, buf.Len())
+	want := bytes.Replace(tenurehttp.OpenAPI, []byte(`"version": "1"`), []byte(`"version": "`+tenure.Version()+`"`), 1)
+	if resp.StatusCode != 200 || !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("GET /v1/openapi.json: %d, %d bytes; want 200 and the embedded document with the build's version", resp.StatusCode, buf.Len())
+	}
+	var doc struct {
+		Info struct{ Version string } `json:"info"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil || doc.Info.Version != tenure.Version() {
+		t.Errorf("info.version = %q (%v), want %q", doc.Info.Version, err, tenure.Version())
+	}
+	var h tenurehttp.Health
+	if r := e.call("GET", "/healthz", "", ""); json.Unmarshal([]byte(r.body), &h) != nil || h.Version != tenure.Version() {
+		t.Errorf("/healthz = %s, want the version %q", r.body, tenure.Version())
 	}
 }
 

@@ -347,7 +347,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) StopDigests(ctx context.Context) error { return s.digests.stop(ctx) }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Health{Status: "ok"})
+	writeJSON(w, http.StatusOK, Health{Status: "ok", Version: tenure.Version()})
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {

@@ -111,4 +111,6 @@ type EnvironmentRequest struct {
 // Health is the body of GET /healthz and GET /readyz.
 type Health struct {
 	Status string `json:"status"`
+	// Version is the build's version (tenure.Version), on /healthz.
+	Version string `json:"version,omitempty"`
 }
