@@ -164,11 +164,24 @@ func partOf(thread string) int {
 // a real regression fails the test. Recall has floors too, or an extractor
 // that found nothing would pass with a perfect precision.
 const (
-	minItemPrecision = 0.80
-	minFactPrecision = 0.80
-	minItemRecall    = 0.65
-	minFactRecall    = 0.50
+	minItemPrecision = 0.85
+	minFactPrecision = 0.90
+	minItemRecall    = 0.80
+	minFactRecall    = 0.80
 )
+
+// The targets per type on the held-out part written with the second round
+// (h2-*), and the floors the test holds it to: the measured numbers less a
+// margin where they fall short of the targets, which the test reports.
+const (
+	targetPrecision = 0.90
+	targetRecall    = 0.85
+)
+
+var heldOutFloors = map[string]struct{ precision, recall float64 }{
+	"decision": {0.90, 0.70}, "constraint": {0.85, 0.80}, "action": {0.70, 0.60}, "risk": {0.90, 0.70},
+	"question": {0.90, 0.85}, "fact": {0.90, 0.70},
+}
 
 // TestRulesQuality measures the extractor against testdata/labelled.jsonl
 // and logs the scores of each part, per type.
@@ -199,6 +212,30 @@ func TestRulesQuality(t *testing.T) {
 	if r := all.facts.recall(); r < minFactRecall {
 		t.Errorf("fact recall %.2f, want at least %.2f", r, minFactRecall)
 	}
+	held := tls[len(tls)-1]
+	for typ, floor := range heldOutFloors {
+		s := held.facts
+		if typ != "fact" {
+			s = *held.perType[tenure.StateType(typ)]
+		}
+		for _, x := range []struct {
+			what          string
+			got, min, aim float64
+		}{{"precision", s.precision(), floor.precision, targetPrecision}, {"recall", s.recall(), floor.recall, targetRecall}} {
+			switch {
+			case x.got < x.min:
+				t.Errorf("held out, round 2: %s %s %.2f, want at least %.2f", typ, x.what, x.got, x.min)
+			case x.got < x.aim:
+				t.Logf("held out, round 2: %s %s %.2f, below the %.2f target", typ, x.what, x.got, x.aim)
+			}
+		}
+	}
+	if o := held.owners; o.right < o.stated {
+		t.Errorf("held out, round 2: owners right for %d of %d found actions that state one", o.right, o.stated)
+	}
+	if d := held.dues; d.right < d.stated {
+		t.Errorf("held out, round 2: due dates right for %d of %d found actions that state one", d.right, d.stated)
+	}
 }
 
 // scoreExtractor runs x over the fixture's threads and returns the tally
@@ -214,7 +251,8 @@ func scoreExtractor(t *testing.T, x extract.Extractor, ls []labelled) []*tally {
 		if err != nil {
 			t.Fatalf("thread %s: %v", b.ThreadID, err)
 		}
-		tls[partOf(b.ThreadID)].add(t, b, ls, res)
+		part := partOf(b.ThreadID)
+		tls[part].add(t, b, ls, res, part == 0)
 	}
 	return tls
 }
@@ -263,10 +301,16 @@ func (tl *tally) merge(o *tally) {
 func (s score) plus(o score) score { return score{s.tp + o.tp, s.pred + o.pred, s.gold + o.gold} }
 
 // add scores one batch's result against the labels of its messages,
-// matching each label to at most one prediction and logging the misses and
-// the spurious predictions.
-func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.Result) {
+// matching each label to at most one prediction, and logs the misses and
+// the spurious predictions when verbose is set. Held-out parts are scored
+// without it, so that they are not looked at case by case.
+func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.Result, verbose bool) {
 	t.Helper()
+	logf := func(format string, args ...any) {
+		if verbose {
+			t.Logf(format, args...)
+		}
+	}
 	usedItem := make([]bool, len(res.Items))
 	usedFact := make([]bool, len(res.Facts))
 	for _, l := range ls {
@@ -279,7 +323,7 @@ func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.R
 			tl.perType[want.Type].gold++
 			k := bestItem(res.Items, usedItem, id, want.Type, want.Text)
 			if k < 0 {
-				t.Logf("missed item %s %s: %q", id, want.Type, want.Text)
+				logf("missed item %s %s: %q", id, want.Type, want.Text)
 				continue
 			}
 			usedItem[k] = true
@@ -291,7 +335,7 @@ func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.R
 				if sameOwner(got.Owner, want.Owner) {
 					tl.owners.right++
 				} else {
-					t.Logf("wrong owner %s: %q, want %q", id, got.Owner, want.Owner)
+					logf("wrong owner %s: %q, want %q", id, got.Owner, want.Owner)
 				}
 			}
 			if want.Due != "" {
@@ -299,7 +343,7 @@ func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.R
 				if got.Due == want.Due {
 					tl.dues.right++
 				} else {
-					t.Logf("wrong due date %s: %q, want %q", id, got.Due, want.Due)
+					logf("wrong due date %s: %q, want %q", id, got.Due, want.Due)
 				}
 			}
 		}
@@ -309,7 +353,7 @@ func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.R
 				usedFact[k] = true
 				tl.facts.tp++
 			} else {
-				t.Logf("missed fact %s: %s %s %q", id, want.Subject, want.Attribute, want.Value)
+				logf("missed fact %s: %s %s %q", id, want.Subject, want.Attribute, want.Value)
 			}
 		}
 	}
@@ -317,13 +361,13 @@ func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.R
 		tl.items.pred++
 		tl.perType[c.Item.Type].pred++
 		if !usedItem[k] {
-			t.Logf("spurious item %v %s: %q", c.Item.Refs, c.Item.Type, c.Item.Text)
+			logf("spurious item %v %s: %q", c.Item.Refs, c.Item.Type, c.Item.Text)
 		}
 	}
 	for k, f := range res.Facts {
 		tl.facts.pred++
 		if !usedFact[k] {
-			t.Logf("spurious fact %v: %s %s %q", f.Refs, f.Subject, f.Attribute, f.Value)
+			logf("spurious fact %v: %s %s %q", f.Refs, f.Subject, f.Attribute, f.Value)
 		}
 	}
 }
