@@ -413,9 +413,11 @@ func (r *stateRun) update(ctx context.Context, w *writer, it tenure.StateItem) e
 	return nil
 }
 
-// writeFacts stores profile and people facts as keyed objects, so that a
-// later statement of the same attribute supersedes an earlier one through
-// ordinary reconciliation (multi-valued attributes are keyed by value).
+// writeFacts stores profile, people and organisation facts as keyed
+// objects, so that a later statement of the same attribute supersedes an
+// earlier one through ordinary reconciliation (multi-valued attributes are
+// keyed by value). A fact names its subject's entity: "person:sarah",
+// "org:northwind".
 func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fact) error {
 	for _, f := range facts {
 		f.Refs = slices.DeleteFunc(slices.Clone(f.Refs), func(id string) bool { return r.msgs[id] == nil })
@@ -427,6 +429,10 @@ func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fa
 		if f.ValidFrom != nil {
 			valid = *f.ValidFrom
 		}
+		entity := "person:"
+		if f.Kind == extract.FactOrganization {
+			entity = "org:"
+		}
 		o := tenure.Object{
 			Key:                FactKey(f),
 			Content:            f.Text,
@@ -434,7 +440,7 @@ func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fa
 			UserID:             r.scope.UserID,
 			ProjectID:          r.scope.ProjectID,
 			ValidFrom:          valid,
-			CanonicalEntityIDs: []string{"person:" + slug(f.Subject)},
+			CanonicalEntityIDs: []string{entity + slug(f.Subject)},
 		}
 		if f.Kind == extract.FactProfile && multiValued[f.Attribute] {
 			o.ObjectType = tenure.TypePreference
