@@ -224,8 +224,17 @@ type stateRun struct {
 type stateEntry struct {
 	obj tenure.Object
 	vec []float32
-	// slot is the item's analysis, read once per run.
+	// slot is the item's analysis, read when a candidate of its type is
+	// first compared with it, and kept for the run.
 	slot *slot.Item
+}
+
+// slotItem returns the entry's analysis, reading it on first use.
+func (ent *stateEntry) slotItem() *slot.Item {
+	if ent.slot == nil {
+		ent.slot = slot.NewItem(ent.obj.StateItem)
+	}
+	return ent.slot
 }
 
 type stateCandidate struct {
@@ -279,7 +288,7 @@ func (r *stateRun) prepare(ctx context.Context, cands []extract.Candidate, exist
 	}
 	r.items = map[string]*stateEntry{}
 	for _, o := range existing {
-		r.items[o.StateItem.UID] = &stateEntry{obj: o, slot: slot.NewItem(o.StateItem)}
+		r.items[o.StateItem.UID] = &stateEntry{obj: o}
 		r.order = append(r.order, o.StateItem.UID)
 	}
 	if r.opt.Embedder == nil {
@@ -329,7 +338,10 @@ func (r *stateRun) apply(ctx context.Context, w *writer, c stateCandidate) error
 	matches := make([]reconcile.StateMatch, 0, len(r.order))
 	for _, uid := range r.order {
 		ent := r.items[uid]
-		m := reconcile.StateMatch{Item: ent.obj.StateItem, Slot: ent.slot}
+		m := reconcile.StateMatch{Item: ent.obj.StateItem}
+		if it := ent.obj.StateItem; it.Type == c.item.Type && it.Status != "superseded" {
+			m.Slot = ent.slotItem()
+		}
 		if c.vec != nil && ent.vec != nil {
 			m.Cosine, m.Embedded = float64(retrieve.Cosine(c.vec, ent.vec)), true
 		}
@@ -394,7 +406,7 @@ func (r *stateRun) insert(ctx context.Context, w *writer, c stateCandidate) erro
 	if err != nil {
 		return fmt.Errorf("insert state item %s: %w", c.item.UID, err)
 	}
-	r.items[c.item.UID] = &stateEntry{obj: wr.Object, vec: c.vec, slot: slot.NewItem(wr.Object.StateItem)}
+	r.items[c.item.UID] = &stateEntry{obj: wr.Object, vec: c.vec}
 	r.order = append(r.order, c.item.UID)
 	return nil
 }
@@ -408,8 +420,7 @@ func (r *stateRun) update(ctx context.Context, w *writer, it tenure.StateItem) e
 	if err != nil {
 		return fmt.Errorf("update state item %s: %w", it.UID, err)
 	}
-	ent.obj = wr.Object
-	ent.slot = slot.NewItem(wr.Object.StateItem)
+	ent.obj, ent.slot = wr.Object, nil
 	return nil
 }
 

@@ -121,6 +121,13 @@ var (
 	itIsRe        = mustPattern(`(?i)^([^,;]{2,40}?)\s+it\s+is(?:\s+then)?\s*(?:[,;]|$)`)
 )
 
+// itIsNotChoice open what "X it is" does not choose: "I love how simple
+// it is", "that's how it is".
+var itIsNotChoice = map[string]bool{"i": true, "we": true, "you": true, "he": true, "she": true, "they": true,
+	"it": true, "that": true, "that's": true, "this": true, "how": true, "what": true, "which": true, "who": true,
+	"so": true, "there": true, "here": true, "such": true, "whatever": true, "however": true, "as": true,
+	"no": true, "not": true, "i'm": true, "it's": true}
+
 // decision recognises a settled choice. When the message also says what
 // is no longer used, the text names it ("Switch to ECharts instead of
 // Recharts"), so the item is understood without the message.
@@ -133,7 +140,7 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		}
 	}
 	if !ok {
-		if m := itIsRe.FindTextSubmatch(t); m != nil && hasContentWord(m[1]) && len(words(m[1])) <= 5 {
+		if m := itIsRe.FindTextSubmatch(t); m != nil && hasContentWord(m[1]) && len(words(m[1])) <= 5 && !itIsNotChoice[firstWord(m[1])] {
 			f, ok = found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
 		}
 	}

@@ -139,7 +139,15 @@ var pastVerbs = map[string]bool{"knew": true, "thought": true, "saw": true, "wen
 var unruledOrders = map[string]bool{"worry": true, "forget": true, "mind": true, "bother": true, "hesitate": true,
 	"know": true, "think": true, "get": true, "miss": true, "be": true, "care": true, "wait": true, "panic": true,
 	"stress": true, "rush": true, "feel": true, "judge": true, "laugh": true, "tell": true, "remind": true,
-	"want": true, "need": true, "like": true, "have": true, "see": true, "say": true, "believe": true}
+	"want": true, "need": true, "like": true, "have": true, "see": true, "say": true, "believe": true,
+	"let": true, "stop": true, "lose": true, "give": true, "quit": true, "doubt": true, "change": true,
+	"take": true, "settle": true, "hold": true, "underestimate": true, "regret": true,
+	"fail": true, "cease": true, "back": true}
+
+// unruledSubjects are subjects whose "can't" is no rule: "people who can't
+// have lactose", "others can't".
+var unruledSubjects = map[string]bool{"who": true, "others": true, "nobody": true, "everyone": true,
+	"everybody": true, "someone": true, "somebody": true, "one": true}
 
 // constraint recognises a rule the work must keep: a modal with a bound or
 // deadline, a binding modal ("must", "should never", "cannot store") with a
@@ -172,16 +180,21 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 			return high(m[0], max(m[1], due[1]))
 		case strongModalRe.MatchString(t[m[2]:m[3]]) && (sw == "you" || !vagueSubjects[sw]):
 			return high(m[0], m[1])
-		case cannotRe.MatchString(t[m[2]:m[3]]) && sw != "you" && !vagueSubjects[sw] && !unruledVerbs[firstWord(t[m[1]:])]:
+		case cannotRe.MatchString(t[m[2]:m[3]]) && sw != "you" && !vagueSubjects[sw] && !unruledSubjects[sw] &&
+			!strings.HasSuffix(sw, "ly") && firstWord(t[m[1]:]) != "" && !unruledVerbs[firstWord(t[m[1]:])]:
 			return high(m[0], m[1])
 		}
 		// "I can't do calls after 5 pm": what the speaker cannot do at a
 		// time binds their plans.
-		if sw == "i" && cannotRe.MatchString(t[m[2]:m[3]]) && dateRe.MatchText(tx) {
+		if v := firstWord(t[m[1]:]); sw == "i" && cannotRe.MatchString(t[m[2]:m[3]]) && v != "" && (v == "do" || !unruledVerbs[v]) &&
+			dateRe.MatchText(tx) {
 			if loc := dateRe.FindTextIndex(tx); loc != nil {
 				return high(m[0], max(m[1], loc[1]))
 			}
 		}
+	}
+	if m := dontRe.FindTextSubmatchIndex(tx); m != nil && !unruledOrders[lower(t[m[2]:m[3]])] {
+		return high(m[0], m[1])
 	}
 	if m := noRe.FindTextSubmatchIndex(tx); m != nil && !noThings[lower(t[m[2]:m[3]])] {
 		return high(m[0], m[1])
@@ -190,14 +203,11 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		return high(m[0], m[1])
 	}
 	if m := neverHabitRe.FindTextSubmatchIndex(tx); m != nil {
-		if v := lower(t[m[2]:m[3]]); !pastVerbs[v] && !unruledVerbs[v] && !strings.HasSuffix(v, "ed") {
+		if v := lower(t[m[2]:m[3]]); !pastVerbs[v] && !unruledVerbs[v] && !unruledOrders[v] && !strings.HasSuffix(v, "ed") {
 			return high(m[0], m[1])
 		}
 	}
 	if m := capacityRe.FindTextIndex(tx); m != nil {
-		return high(m[0], m[1])
-	}
-	if m := dontRe.FindTextSubmatchIndex(tx); m != nil && !unruledOrders[lower(t[m[2]:m[3]])] {
 		return high(m[0], m[1])
 	}
 	if m := needDoneRe.FindTextIndex(tx); m != nil && due != nil {

@@ -95,13 +95,16 @@ var (
 func Analyze(t tenure.StateType, text string) Analysis {
 	a := Analysis{typ: t}
 	text = clip(text, maxAnalyzed)
-	text = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "\u00a0", " ").Replace(text)
+	text = typography.Replace(text)
 	text = a.cutInstead(text)
 	toks := tokenize(text)
 	s := scanner{a: &a, toks: toks}
 	s.scan()
 	return a
 }
+
+// typography maps typographic quotes to ASCII.
+var typography = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "\u00a0", " ")
 
 // maxAnalyzed is how much of an item's text Analyze reads: an item is a
 // line, and what follows a few thousand bytes of one is not what it is

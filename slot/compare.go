@@ -84,7 +84,7 @@ const maxCueBytes = 8192
 // (the first 8 KiB of it).
 func ReadCues(message string) Cues {
 	message = clip(message, maxCueBytes)
-	message = strings.NewReplacer("’", "'", "‘", "'").Replace(message)
+	message = typography.Replace(message)
 	padded := " " + strings.Join(strings.Fields(wordSepRe.ReplaceAllString(strings.ToLower(message), " ")), " ") + " "
 	var c Cues
 	for _, p := range reversalCues {
