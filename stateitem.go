@@ -115,24 +115,16 @@ func MaxConfidence(a, b Confidence) Confidence {
 	return a
 }
 
-// SupersessionTriggers are the phrases that signal that a statement
-// replaces an earlier one. "actually" and "correction" are deliberately
-// absent: they are too common in ordinary speech.
+// SupersessionTriggers are the phrases the LLM extraction prompt names as
+// change language. Reconciliation reads a wider set of cues, "actually"
+// among them, and lets an item's slot decide what a cue reverses
+// (package slot); these stay unambiguous for a model.
 var SupersessionTriggers = []string{"instead", "replaced", "switched", "changed to", "no longer"}
 
 // SupersessionTrigger returns the first trigger phrase present in text as a
 // whole word or phrase, or "".
 func SupersessionTrigger(text string) string {
 	return firstPhrase(NormalizeStateText(text), SupersessionTriggers)
-}
-
-// ReplacementVerbs are the verbs a superseding decision must use.
-var ReplacementVerbs = []string{"use", "uses", "using", "choose", "chose", "switch", "switched",
-	"switching", "go with", "going with", "adopt", "adopted", "adopting"}
-
-// HasReplacementVerb reports whether text contains a replacement verb.
-func HasReplacementVerb(text string) bool {
-	return firstPhrase(NormalizeStateText(text), ReplacementVerbs) != ""
 }
 
 // firstPhrase returns the first phrase that occurs in s on word boundaries.

@@ -82,12 +82,6 @@ func TestSupersessionSignals(t *testing.T) {
 			t.Errorf("SupersessionTrigger(%q) = %q, want %q", text, got, want)
 		}
 	}
-	for text, want := range map[string]bool{"Use Memcached": true, "We'll go with Kafka": true, "Adopt gRPC": true,
-		"Memcached instead": false, "Useful note": false} {
-		if got := tenure.HasReplacementVerb(text); got != want {
-			t.Errorf("HasReplacementVerb(%q) = %v, want %v", text, got, want)
-		}
-	}
 }
 
 func TestStateItemCoerce(t *testing.T) {

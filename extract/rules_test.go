@@ -3,6 +3,7 @@ package extract_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -340,6 +341,60 @@ func TestRulesQuestionStatus(t *testing.T) {
 				t.Errorf("status = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestRulesIssueMisses replays what the rules missed in the issue: a
+// negative constraint, a third person's action with a due date, people
+// facts, and a decision between alternatives.
+func TestRulesIssueMisses(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	march := time.Date(2025, time.March, 10, 9, 0, 0, 0, time.UTC) // a Monday
+	msg := func(id, content string) tenure.Message {
+		return tenure.Message{ThreadID: "t", ID: id, Role: "user", Speaker: "Sam", Content: content, CreatedAt: march}
+	}
+	res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{
+		msg("m1", "Reminder: we cannot store raw IP addresses (GDPR)."),
+		msg("m2", "Marco will set up the ingestion pipeline by Friday March 14."),
+		msg("m3", "John is my cofounder, and Sarah is the CEO."),
+		msg("m4", "We decided to go with ClickHouse instead of Postgres for the event store."),
+	}})
+	var got []string
+	for _, c := range res.Items {
+		got = append(got, fmt.Sprintf("%s %q owner=%q due=%q", c.Item.Type, c.Item.Text, c.Item.Owner, c.Item.Due))
+	}
+	for _, f := range res.Facts {
+		got = append(got, fmt.Sprintf("fact %s %s %q", f.Subject, f.Attribute, f.Value))
+	}
+	want := []string{
+		`constraint "We cannot store raw IP addresses (GDPR)" owner="" due=""`,
+		`action "Set up the ingestion pipeline by 14 March 2025" owner="Marco" due="2025-03-14"`,
+		`decision "Go with ClickHouse instead of Postgres for the event store" owner="" due=""`,
+		`fact Sam's cofounder name "John"`,
+		`fact Sarah role "CEO"`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("items and facts (-want +got):\n%s", diff)
+	}
+}
+
+// TestRulesNoTimeOfDayLikes checks that "a morning person" prefers a
+// time of day rather than likes it (the issue's "Sam likes morning").
+func TestRulesNoTimeOfDayLikes(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	for content, want := range map[string][]string{
+		"I'm a morning person, so standups at 9 work.": nil,
+		"I'm not a morning person at all.":             nil,
+		"Honestly I'm more of a yoga person.":          {"Sam likes yoga"},
+	} {
+		res := extractBatch(t, r, extract.Batch{Messages: []tenure.Message{say("m1", content)}})
+		var got []string
+		for _, f := range res.Facts {
+			got = append(got, f.Text)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("facts of %q = %q, want %q", content, got, want)
+		}
 	}
 }
 
