@@ -36,6 +36,11 @@ var Confidences = []Confidence{ConfidenceLow, ConfidenceMedium, ConfidenceHigh}
 // constraint, action, question or risk) with references to the messages it
 // came from. It rides on a Context Object, so scope, permissions and
 // history apply to it like to any other claim.
+//
+// Subject and Value are the item's slot: what it is about and what it
+// says of that. Reconciliation compares items by their slots first, so
+// that a restatement merges, a changed value supersedes and a neighbouring
+// subject stays a separate item (docs/state.md).
 type StateItem struct {
 	UID        string     `json:"uid"`
 	Type       StateType  `json:"type_tag"`
@@ -44,7 +49,21 @@ type StateItem struct {
 	TopicTags  []string   `json:"topic_tags,omitempty"`
 	Refs       []string   `json:"refs"`
 	Confidence Confidence `json:"confidence"`
-	ReplacedBy string     `json:"replaced_by,omitempty"`
+	// Subject is what the item is about, a short noun phrase ("analytics
+	// store", "dashboard p95 load time", "cache"); empty when unknown.
+	Subject string `json:"subject,omitempty"`
+	// Value is what the item holds of its subject: the choice, the bound,
+	// the date ("ClickHouse", "under 2 s", "Memcached"); empty when
+	// unknown.
+	Value string `json:"value,omitempty"`
+	// Owner is who is to do an action ("Marco"); empty when unstated or
+	// when the group is. Only actions have one.
+	Owner string `json:"owner,omitempty"`
+	// Due is when an action is due, at the precision stated: YYYY-MM-DD,
+	// YYYY-MM or YYYY; empty when no date was stated. Only actions have
+	// one.
+	Due        string `json:"due,omitempty"`
+	ReplacedBy string `json:"replaced_by,omitempty"`
 	// SupersessionEvidence records why the item was superseded.
 	SupersessionEvidence *SupersessionEvidence `json:"supersession_evidence,omitempty"`
 	Conflict             bool                  `json:"conflict,omitempty"`
@@ -88,6 +107,20 @@ func (s *StateItem) Validate() error {
 	}
 	if len(s.Text) > MaxContentLen {
 		return Errorf(CodeTooLarge, "state_item.text", "longer than %d bytes", MaxContentLen)
+	}
+	for _, f := range []struct{ field, v string }{{"state_item.subject", s.Subject}, {"state_item.value", s.Value},
+		{"state_item.owner", s.Owner}} {
+		if err := checkID(f.field, f.v, false); err != nil {
+			return err
+		}
+	}
+	if s.Type != StateAction && (s.Owner != "" || s.Due != "") {
+		return Errorf(CodeInvalid, "state_item.owner", "only actions have an owner or a due date")
+	}
+	if s.Due != "" {
+		if _, _, err := ParseDue(s.Due); err != nil {
+			return err
+		}
 	}
 	for _, r := range s.Refs {
 		if err := checkID("state_item.refs", r, true); err != nil {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -48,6 +49,38 @@ func StateUID(t StateType, text string) string {
 	return stateUIDPrefix[t] + hex.EncodeToString(sum[:])[:12]
 }
 
+// ItemUID is the uid of an item: StateUID of its type and text, with its
+// owner and due date hashed in when it has them, so that the same task
+// handed to someone else or moved to another day is another item. An item
+// without either has the uid StateUID gives.
+func (s *StateItem) ItemUID() string {
+	if s.Owner == "" && s.Due == "" {
+		return StateUID(s.Type, s.Text)
+	}
+	return StateUID(s.Type, s.Text+"\x1fowner="+NormalizeStateText(s.Owner)+"\x1fdue="+s.Due)
+}
+
+// Due precisions.
+const (
+	DueDay   = "day"
+	DueMonth = "month"
+	DueYear  = "year"
+)
+
+// ParseDue reads a due date, YYYY-MM-DD, YYYY-MM or YYYY, and returns its
+// first day and precision (DueDay, DueMonth or DueYear). Errors:
+// CodeInvalid naming state_item.due.
+func ParseDue(s string) (time.Time, string, error) {
+	for _, f := range []struct{ layout, precision string }{{"2006-01-02", DueDay}, {"2006-01", DueMonth}, {"2006", DueYear}} {
+		if len(s) == len(f.layout) {
+			if t, err := time.Parse(f.layout, s); err == nil {
+				return t, f.precision, nil
+			}
+		}
+	}
+	return time.Time{}, "", Errorf(CodeInvalid, "state_item.due", "want YYYY-MM-DD, YYYY-MM or YYYY, got %q", s)
+}
+
 // DefaultStateStatus is the status a new item of type t starts in.
 func DefaultStateStatus(t StateType) string {
 	st := StateStatuses[t]
@@ -82,24 +115,16 @@ func MaxConfidence(a, b Confidence) Confidence {
 	return a
 }
 
-// SupersessionTriggers are the phrases that signal that a statement
-// replaces an earlier one. "actually" and "correction" are deliberately
-// absent: they are too common in ordinary speech.
+// SupersessionTriggers are the phrases the LLM extraction prompt names as
+// change language. Reconciliation reads a wider set of cues, "actually"
+// among them, and lets an item's slot decide what a cue reverses
+// (package slot); these stay unambiguous for a model.
 var SupersessionTriggers = []string{"instead", "replaced", "switched", "changed to", "no longer"}
 
 // SupersessionTrigger returns the first trigger phrase present in text as a
 // whole word or phrase, or "".
 func SupersessionTrigger(text string) string {
 	return firstPhrase(NormalizeStateText(text), SupersessionTriggers)
-}
-
-// ReplacementVerbs are the verbs a superseding decision must use.
-var ReplacementVerbs = []string{"use", "uses", "using", "choose", "chose", "switch", "switched",
-	"switching", "go with", "going with", "adopt", "adopted", "adopting"}
-
-// HasReplacementVerb reports whether text contains a replacement verb.
-func HasReplacementVerb(text string) bool {
-	return firstPhrase(NormalizeStateText(text), ReplacementVerbs) != ""
 }
 
 // firstPhrase returns the first phrase that occurs in s on word boundaries.
@@ -117,13 +142,16 @@ func firstPhrase(s string, phrases []string) string {
 // Coerce repairs what can be repaired in an extracted item and reports what
 // it changed: an unknown status becomes the type's default and an unknown
 // confidence becomes medium, and either lowers the confidence to low. The
-// text is trimmed, topic tags are normalized to at most three short
-// lowercase labels, duplicate refs are dropped and the uid is recomputed.
-// Coerce does not repair an unknown type or empty text; Validate reports
-// those.
+// text is trimmed, subject, value and owner are put on one trimmed line,
+// topic tags are normalized to at most three short lowercase labels,
+// duplicate refs are dropped and the uid is recomputed (ItemUID). Coerce
+// does not repair an unknown type, empty text, or an owner or due date on
+// another type than an action; Validate reports those.
 func (s *StateItem) Coerce() []string {
 	var fixed []string
 	s.Text = strings.TrimSpace(s.Text)
+	s.Subject, s.Value, s.Owner = oneLine(s.Subject), oneLine(s.Value), oneLine(s.Owner)
+	s.Due = strings.TrimSpace(s.Due)
 	if st := StateStatuses[s.Type]; st != nil && !slices.Contains(st, s.Status) {
 		fixed = append(fixed, "status")
 		s.Status = DefaultStateStatus(s.Type)
@@ -136,10 +164,14 @@ func (s *StateItem) Coerce() []string {
 	s.TopicTags = normalizeTags(s.TopicTags)
 	s.Refs = dedupe(s.Refs)
 	if _, ok := stateUIDPrefix[s.Type]; ok && s.Text != "" {
-		s.UID = StateUID(s.Type, s.Text)
+		s.UID = s.ItemUID()
 	}
 	return fixed
 }
+
+// oneLine collapses runs of white space, line breaks included, to single
+// spaces and trims the ends.
+func oneLine(s string) string { return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ") }
 
 // maxTopicTags is how many topic tags an item keeps.
 const maxTopicTags = 3

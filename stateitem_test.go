@@ -3,6 +3,7 @@ package tenure_test
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,12 +82,6 @@ func TestSupersessionSignals(t *testing.T) {
 			t.Errorf("SupersessionTrigger(%q) = %q, want %q", text, got, want)
 		}
 	}
-	for text, want := range map[string]bool{"Use Memcached": true, "We'll go with Kafka": true, "Adopt gRPC": true,
-		"Memcached instead": false, "Useful note": false} {
-		if got := tenure.HasReplacementVerb(text); got != want {
-			t.Errorf("HasReplacementVerb(%q) = %v, want %v", text, got, want)
-		}
-	}
 }
 
 func TestStateItemCoerce(t *testing.T) {
@@ -137,5 +132,56 @@ func TestCompareStateItems(t *testing.T) {
 	want := []string{"r_5", "d_4", "d_3", "d_2", "c_7", "a_6", "q_1"}
 	if !slices.Equal(got, want) {
 		t.Errorf("order = %v, want %v", got, want)
+	}
+}
+
+func TestStateItemSlots(t *testing.T) {
+	base := func() tenure.StateItem {
+		return tenure.StateItem{Type: tenure.StateAction, Text: "Set up the ingestion pipeline", Status: "open",
+			Confidence: tenure.ConfidenceHigh, Subject: "ingestion pipeline", Owner: "Marco", Due: "2025-03-14"}
+	}
+	for _, c := range []struct {
+		name  string
+		edit  func(*tenure.StateItem)
+		field string
+	}{
+		{"OK", func(*tenure.StateItem) {}, ""},
+		{"OKMonthDue", func(s *tenure.StateItem) { s.Due = "2025-03" }, ""},
+		{"OKYearDue", func(s *tenure.StateItem) { s.Due = "2025" }, ""},
+		{"ErrDue", func(s *tenure.StateItem) { s.Due = "14 March" }, "state_item.due"},
+		{"ErrDueDay", func(s *tenure.StateItem) { s.Due = "2025-02-30" }, "state_item.due"},
+		{"ErrOwnerOnDecision", func(s *tenure.StateItem) { s.Type, s.Status = tenure.StateDecision, "active" }, "state_item.owner"},
+		{"ErrSubjectControl", func(s *tenure.StateItem) { s.Subject = "a\x00b" }, "state_item.subject"},
+		{"ErrValueTooLong", func(s *tenure.StateItem) { s.Value = strings.Repeat("x", 300) }, "state_item.value"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			it := base()
+			c.edit(&it)
+			err := it.Validate()
+			if got := tenure.ErrorField(err); got != c.field {
+				t.Errorf("Validate() = %v (field %q), want field %q", err, got, c.field)
+			}
+		})
+	}
+}
+
+func TestItemUID(t *testing.T) {
+	a := tenure.StateItem{Type: tenure.StateAction, Text: "Set up the ingestion pipeline"}
+	if a.ItemUID() != tenure.StateUID(a.Type, a.Text) {
+		t.Errorf("an item without owner or due date has uid %s, want StateUID's %s", a.ItemUID(), tenure.StateUID(a.Type, a.Text))
+	}
+	b, c := a, a
+	b.Owner, c.Owner = "Marco", "Priya"
+	if b.ItemUID() == a.ItemUID() || b.ItemUID() == c.ItemUID() {
+		t.Errorf("uids %s %s %s: the same task for another owner must be another item", a.ItemUID(), b.ItemUID(), c.ItemUID())
+	}
+	d := b
+	d.Owner = " marco "
+	d.Coerce()
+	if d.UID != b.ItemUID() {
+		t.Errorf("uid %s after Coerce, want %s: owners compare normalised", d.UID, b.ItemUID())
+	}
+	if _, p, err := tenure.ParseDue("2025-03"); err != nil || p != tenure.DueMonth {
+		t.Errorf("ParseDue(2025-03) = %s, %v; want month", p, err)
 	}
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // renderStateItem renders a state item in the compact one-line format:
-// [uid] TYPE (status[, low]) topic: text [refs:N][ CONFLICT]. Confidence
-// shows only when low; only the first topic tag shows.
+// [uid] TYPE (status[, low]) topic: text[ (owner O, due D)] [refs:N][
+// CONFLICT]. Confidence shows only when low; only the first topic tag
+// shows; an action's owner and due date show when it has them.
 func renderStateItem(s *tenure.StateItem) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s (%s", s.UID, strings.ToUpper(string(s.Type)), s.Status)
@@ -24,6 +25,14 @@ func renderStateItem(s *tenure.StateItem) string {
 		b.WriteString(": ")
 	}
 	b.WriteString(inlineText(s.Text))
+	switch {
+	case s.Owner != "" && s.Due != "":
+		fmt.Fprintf(&b, " (owner %s, due %s)", inlineText(s.Owner), inlineText(s.Due))
+	case s.Owner != "":
+		fmt.Fprintf(&b, " (owner %s)", inlineText(s.Owner))
+	case s.Due != "":
+		fmt.Fprintf(&b, " (due %s)", inlineText(s.Due))
+	}
 	fmt.Fprintf(&b, " [refs:%d]", len(s.Refs))
 	if s.Conflict {
 		b.WriteString(" CONFLICT")

@@ -12,6 +12,7 @@ import (
 	"github.com/tenure-dev/tenure/extract"
 	"github.com/tenure-dev/tenure/reconcile"
 	"github.com/tenure-dev/tenure/retrieve"
+	"github.com/tenure-dev/tenure/slot"
 )
 
 // StateChannel is the watermark channel of state extraction.
@@ -32,12 +33,16 @@ type StateOptions struct {
 	// MaxCandidates caps the candidates one run reconciles (default 25);
 	// the rest are dropped as over_cap.
 	MaxCandidates int
-	// Thresholds are the similarity bands (default 0.92 / 0.85 / +0.02).
+	// Thresholds are the similarity bands (default 0.92 / 0.85 / +0.02),
+	// read only when an Embedder is set.
 	Thresholds reconcile.StateThresholds
 	// Timeout bounds the extractor's wall-clock time (default 15s).
 	Timeout time.Duration
-	// Embedder compares items for merge, supersede and conflict (default:
-	// the hashed n-gram embedder, which needs no model).
+	// Embedder, when set, adds embedding similarity as a signal for the
+	// items whose slots do not decide (reconcile.DecideState). Nil, the
+	// default, reconciles by slots alone. A *retrieve.HashEmbedder is
+	// ignored: hashed n-grams measure shared letters, not meaning, and
+	// scored a reversal 0.753 and a changed number 0.976.
 	Embedder Embedder
 }
 
@@ -57,8 +62,8 @@ func (o StateOptions) withDefaults() StateOptions {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultStateTimeout
 	}
-	if o.Embedder == nil {
-		o.Embedder = retrieve.NewHashEmbedder(0)
+	if _, lexical := o.Embedder.(*retrieve.HashEmbedder); lexical {
+		o.Embedder = nil
 	}
 	return o
 }
@@ -219,16 +224,31 @@ type stateRun struct {
 type stateEntry struct {
 	obj tenure.Object
 	vec []float32
+	// slot is the item's analysis, read when a candidate of its type is
+	// first compared with it, and kept for the run.
+	slot *slot.Item
+}
+
+// slotItem returns the entry's analysis, reading it on first use.
+func (ent *stateEntry) slotItem() *slot.Item {
+	if ent.slot == nil {
+		ent.slot = slot.NewItem(ent.obj.StateItem)
+	}
+	return ent.slot
 }
 
 type stateCandidate struct {
-	item    tenure.StateItem
-	vec     []float32
-	userRef string
+	item       tenure.StateItem
+	vec        []float32
+	userRef    string
+	supersedes string
+	// context is the text of the messages the item cites, read for cues.
+	context string
 }
 
-// prepare validates refs, applies the candidate cap and embeds the
-// candidates and existing items.
+// prepare validates refs, applies the candidate cap, fills the subject and
+// value of items that have neither from their text, and embeds the
+// candidates and existing items when an embedder is configured.
 func (r *stateRun) prepare(ctx context.Context, cands []extract.Candidate, existing []tenure.Object) ([]stateCandidate, error) {
 	var out []stateCandidate
 	for i, c := range cands {
@@ -242,6 +262,9 @@ func (r *stateRun) prepare(ctx context.Context, cands []extract.Candidate, exist
 			r.drop("no_valid_refs")
 			continue
 		}
+		if it.Subject == "" && it.Value == "" {
+			it.Subject, it.Value = slot.Parse(it.Type, it.Text)
+		}
 		it.Coerce()
 		if it.Confidence == "" {
 			it.Confidence = tenure.ConfidenceMedium
@@ -251,14 +274,25 @@ func (r *stateRun) prepare(ctx context.Context, cands []extract.Candidate, exist
 			continue
 		}
 		it.ThreadID = r.thread
-		sc := stateCandidate{item: it}
+		sc := stateCandidate{item: it, supersedes: c.Supersedes}
+		var said []string
 		for _, id := range it.Refs {
-			if m := r.msgs[id]; m.Role == "user" {
+			m := r.msgs[id]
+			if m.Role == "user" && sc.userRef == "" {
 				sc.userRef = id
-				break
 			}
+			said = append(said, m.Content)
 		}
+		sc.context = strings.Join(said, "\n")
 		out = append(out, sc)
+	}
+	r.items = map[string]*stateEntry{}
+	for _, o := range existing {
+		r.items[o.StateItem.UID] = &stateEntry{obj: o}
+		r.order = append(r.order, o.StateItem.UID)
+	}
+	if r.opt.Embedder == nil {
+		return out, nil
 	}
 	texts := make([]string, 0, len(out)+len(existing))
 	for _, c := range out {
@@ -277,10 +311,8 @@ func (r *stateRun) prepare(ctx context.Context, cands []extract.Candidate, exist
 	for i := range out {
 		out[i].vec = vecs[i]
 	}
-	r.items = map[string]*stateEntry{}
 	for i, o := range existing {
-		r.items[o.StateItem.UID] = &stateEntry{obj: o, vec: vecs[len(out)+i]}
-		r.order = append(r.order, o.StateItem.UID)
+		r.items[o.StateItem.UID].vec = vecs[len(out)+i]
 	}
 	return out, nil
 }
@@ -306,9 +338,18 @@ func (r *stateRun) apply(ctx context.Context, w *writer, c stateCandidate) error
 	matches := make([]reconcile.StateMatch, 0, len(r.order))
 	for _, uid := range r.order {
 		ent := r.items[uid]
-		matches = append(matches, reconcile.StateMatch{Item: ent.obj.StateItem, Cosine: float64(retrieve.Cosine(c.vec, ent.vec))})
+		m := reconcile.StateMatch{Item: ent.obj.StateItem}
+		if it := ent.obj.StateItem; it.Type == c.item.Type && it.Status != "superseded" {
+			m.Slot = ent.slotItem()
+		}
+		if c.vec != nil && ent.vec != nil {
+			m.Cosine, m.Embedded = float64(retrieve.Cosine(c.vec, ent.vec)), true
+		}
+		matches = append(matches, m)
 	}
-	d := reconcile.DecideState(r.opt.Thresholds, &c.item, c.userRef, matches)
+	d := reconcile.DecideState(r.opt.Thresholds, reconcile.StateCandidate{Item: &c.item, UserRef: c.userRef,
+		Supersedes: c.supersedes, Context: c.context}, matches)
+	r.e.opt.Logger.Debug("state.reconcile", "thread", r.thread, "uid", c.item.UID, "action", d.Action, "reason", d.Reason)
 	newest := r.newest(c.item.Refs)
 	switch d.Action {
 	case reconcile.StateSkip:
@@ -379,13 +420,15 @@ func (r *stateRun) update(ctx context.Context, w *writer, it tenure.StateItem) e
 	if err != nil {
 		return fmt.Errorf("update state item %s: %w", it.UID, err)
 	}
-	ent.obj = wr.Object
+	ent.obj, ent.slot = wr.Object, nil
 	return nil
 }
 
-// writeFacts stores profile and people facts as keyed objects, so that a
-// later statement of the same attribute supersedes an earlier one through
-// ordinary reconciliation (multi-valued attributes are keyed by value).
+// writeFacts stores profile, people and organisation facts as keyed
+// objects, so that a later statement of the same attribute supersedes an
+// earlier one through ordinary reconciliation (multi-valued attributes are
+// keyed by value). A fact names its subject's entity: "person:sarah",
+// "org:northwind".
 func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fact) error {
 	for _, f := range facts {
 		f.Refs = slices.DeleteFunc(slices.Clone(f.Refs), func(id string) bool { return r.msgs[id] == nil })
@@ -397,6 +440,10 @@ func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fa
 		if f.ValidFrom != nil {
 			valid, precision = *f.ValidFrom, f.ValidPrecision
 		}
+		entity := "person:"
+		if f.Kind == extract.FactOrganization {
+			entity = "org:"
+		}
 		o := tenure.Object{
 			Key:                FactKey(f),
 			Content:            f.Text,
@@ -405,7 +452,7 @@ func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fa
 			ProjectID:          r.scope.ProjectID,
 			ValidFrom:          valid,
 			ValidPrecision:     precision,
-			CanonicalEntityIDs: []string{"person:" + slug(f.Subject)},
+			CanonicalEntityIDs: []string{entity + slug(f.Subject)},
 		}
 		if f.Kind == extract.FactProfile && multiValued[f.Attribute] {
 			o.ObjectType = tenure.TypePreference

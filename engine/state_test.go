@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
@@ -90,5 +93,90 @@ func TestExtractStateCrashLeavesWatermark(t *testing.T) {
 				t.Errorf("third run = %+v, %v; want nothing new", r, err)
 			}
 		})
+	}
+}
+
+// TestExtractStateReversals replays the conversations of the issue with
+// the rules extractor and no embedder: a reversal supersedes the decision
+// it reverses, a changed number or version is never merged, an
+// assistant's "OK" changes nothing, and a restatement merges.
+func TestExtractStateReversals(t *testing.T) {
+	p := tenure.Principal{UserID: "eve", TenantID: "acme", Authority: "employee", Clearance: tenure.Restricted}
+	at := time.Date(2025, 3, 10, 9, 0, 0, 0, time.UTC)
+	st := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
+	if err := st.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ctx := t.Context()
+	say := []struct{ id, role, speaker, content string }{
+		{"m03", "user", "Sam", "Let's use PostgreSQL for the analytics store."},
+		{"m04", "user", "Sam", "Let's use Redis for caching."},
+		{"m05", "user", "Priya", "The dashboard p95 must load in under 2 seconds."},
+		{"m06", "user", "Marco", "Let's use PostgreSQL 15 for the primary database."},
+		{"m07", "assistant", "", "OK, noted."},
+		{"m14", "user", "Sam", "Update: we switched to ClickHouse for the analytics store instead of PostgreSQL."},
+		{"m15", "user", "Sam", "Actually, we will use Memcached for caching instead of Redis."},
+		{"m16", "user", "Priya", "Product relaxed it: the dashboard p95 must load in under 5 seconds."},
+		{"m17", "user", "Marco", "Let's use PostgreSQL 16 for the primary database."},
+		{"m18", "user", "Sam", "Marco will set up the ingestion pipeline by Friday March 14."},
+		{"m19", "user", "Marco", "Reminder: let's use ClickHouse for the analytics store."},
+	}
+	for i, m := range say {
+		msg := tenure.Message{ThreadID: "th", ID: m.id, Role: m.role, Speaker: m.speaker, Content: m.content,
+			CreatedAt: at.Add(time.Duration(i) * time.Minute)}
+		if _, err := st.AppendMessages(ctx, p, []tenure.Message{msg}); err != nil {
+			t.Fatal(err)
+		}
+		// One run per message, as a chat that digests each turn would.
+		if _, err := st.ExtractState(ctx, p, "th", extract.NewRules(extract.RulesOptions{})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	objs, err := st.List(ctx, p, tenure.Filter{KeyPrefix: engine.StateKey("th", "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	active := map[string]tenure.StateItem{}
+	superseded := map[string]tenure.StateItem{}
+	for _, o := range objs {
+		if it := o.StateItem; it != nil && it.Status == "superseded" {
+			superseded[it.Text] = *it
+		} else if it != nil {
+			active[it.Text] = *it
+		}
+	}
+	var got []string
+	for text := range active {
+		got = append(got, text)
+	}
+	slices.Sort(got)
+	want := []string{
+		"Set up the ingestion pipeline by 14 March 2025",
+		"Switch to ClickHouse for the analytics store instead of PostgreSQL",
+		"The dashboard p95 must load in under 5 seconds",
+		"Use Memcached for caching instead of Redis",
+		"Use PostgreSQL 16 for the primary database",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("active items (-want +got):\n%s", diff)
+	}
+	for old, by := range map[string]string{
+		"Use PostgreSQL for the analytics store":         "Switch to ClickHouse for the analytics store instead of PostgreSQL",
+		"Use Redis for caching":                          "Use Memcached for caching instead of Redis",
+		"The dashboard p95 must load in under 2 seconds": "The dashboard p95 must load in under 5 seconds",
+		"Use PostgreSQL 15 for the primary database":     "Use PostgreSQL 16 for the primary database",
+	} {
+		it, ok := superseded[old]
+		if !ok || it.ReplacedBy != active[by].UID || it.SupersessionEvidence == nil {
+			t.Errorf("%q: %+v, want superseded by %q with evidence", old, it, by)
+		}
+	}
+	if it := active["Switch to ClickHouse for the analytics store instead of PostgreSQL"]; !slices.Contains(it.Refs, "m19") {
+		t.Errorf("the restatement was not merged: refs %v", it.Refs)
+	}
+	task := active["Set up the ingestion pipeline by 14 March 2025"]
+	if task.Owner != "Marco" || task.Due != "2025-03-14" {
+		t.Errorf("task owner %q due %q, want Marco and 2025-03-14", task.Owner, task.Due)
 	}
 }

@@ -37,8 +37,11 @@ type Batch struct {
 
 // Candidate is an extracted state item before reconciliation. Item has its
 // Type, Text, Status, Confidence, TopicTags and Refs set (Refs are message
-// ids of the batch); Supersedes names an existing item's uid when the
-// extractor saw explicit change language.
+// ids of the batch), and its Subject, Value, Owner and Due when the
+// extractor found them. Supersedes names an existing item's uid when the
+// extractor saw explicit change language; the reconciler honours it for
+// an item of the same type. Rules leaves it empty: the reconciler reads
+// the change language of the messages itself.
 type Candidate struct {
 	Item       tenure.StateItem `json:"item"`
 	Supersedes string           `json:"supersedes,omitempty"`

@@ -23,8 +23,9 @@ import (
 const LLMSource = "llm"
 
 // LLMPromptVersion names the prompt template the LLM extractor renders
-// (prompt/extract_v1.tmpl).
-const LLMPromptVersion = "extract_v1"
+// (prompt/extract_v2.tmpl; extract_v1.tmpl is kept for the items it
+// found).
+const LLMPromptVersion = "extract_v2"
 
 // Defaults for LLMOptions.
 const (
@@ -63,11 +64,11 @@ type LLMOptions struct {
 	Logger *slog.Logger
 }
 
-// LLM extracts state items by prompting a language model with the
-// embedded prompt/extract_v1.tmpl and reading its answer tolerantly: a
-// malformed item is dropped and counted, never fatal. It finds no profile
-// or people facts (Result.Facts stays empty); Rules does. It is safe for
-// concurrent use when its Completer is.
+// LLM extracts state items, with their subjects, values, owners and due
+// dates, and profile, people and organisation facts by prompting a
+// language model with the embedded prompt/extract_v2.tmpl and reading its
+// answer tolerantly: a malformed element is dropped and counted, never
+// fatal. It is safe for concurrent use when its Completer is.
 type LLM struct {
 	c llm.Completer
 	o LLMOptions
@@ -110,8 +111,12 @@ func NewLLM(c llm.Completer, o LLMOptions) *LLM {
 // are not are removed), one that fails tenure.StateItem.Validate as
 // "invalid", and valid items past MaxCandidates as "over_cap". An unknown
 // status or confidence is repaired by tenure.StateItem.Coerce and lowers
-// the confidence to low. Supersedes is kept only when it names the uid of
-// one of b.Existing. Items with the same uid are folded into the first.
+// the confidence to low; an owner or due date on another type than an
+// action, and a due date that is no date, are left out. Supersedes is
+// kept only when it names the uid of one of b.Existing. Items with the
+// same uid are folded into the first. An element with "kind": "fact" is a
+// fact: one without a subject, attribute or value is dropped as
+// "invalid_fact", one without a valid ref as "no_valid_refs".
 //
 // Errors: tenure.CodeTimeout when Timeout or ctx's deadline passes first;
 // tenure.CodeInvalid when the answer holds no JSON array or object; the
@@ -188,7 +193,7 @@ func llmContextError(ctx context.Context, timeout time.Duration, err error) erro
 	}
 }
 
-// llmPromptData is what prompt/extract_v1.tmpl renders.
+// llmPromptData is what prompt/extract_v2.tmpl renders.
 type llmPromptData struct {
 	Types    []string
 	Statuses []llmPromptStatuses
@@ -209,6 +214,9 @@ type llmPromptItem struct {
 
 type llmPromptMessage struct {
 	ID, Role, Speaker, Content string
+	// Date is the day the message was written, "2006-01-02 Mon", or ""
+	// when unknown.
+	Date string
 }
 
 // llmData gathers the prompt's data from b and returns it with the set of
@@ -238,9 +246,13 @@ func llmData(b Batch, maxItems int) (llmPromptData, map[string]bool) {
 			continue
 		}
 		allowed[m.ID] = true
-		d.Messages = append(d.Messages, llmPromptMessage{
+		pm := llmPromptMessage{
 			ID: llmOneLine(m.ID), Role: m.Role, Speaker: llmOneLine(m.Speaker), Content: llmClip(content, llmMaxMessageChars),
-		})
+		}
+		if !m.CreatedAt.IsZero() {
+			pm.Date = m.CreatedAt.Format("2006-01-02 Mon")
+		}
+		d.Messages = append(d.Messages, pm)
 	}
 	return d, allowed
 }
@@ -275,6 +287,16 @@ func (l *LLM) candidates(elems []json.RawMessage, b Batch, allowed map[string]bo
 	var res Result
 	byUID := map[string]int{}
 	for i, raw := range elems {
+		if isFact(raw) {
+			f, reason := llmFact(raw, allowed)
+			if reason != "" {
+				l.o.Logger.Debug("extract llm: dropped fact", "index", i, "reason", reason, "fact", llmClip(string(raw), 300))
+				res.Drop(reason)
+				continue
+			}
+			res.Facts = append(res.Facts, f)
+			continue
+		}
 		c, reason := llmCandidate(raw, b.ThreadID, allowed, existing)
 		if reason != "" {
 			l.o.Logger.Debug("extract llm: dropped item", "index", i, "reason", reason, "item", llmClip(string(raw), 300))
@@ -340,11 +362,27 @@ func llmCandidate(raw json.RawMessage, threadID string, allowed, existing map[st
 		Confidence: llmConfidence(f["confidence"]),
 		TopicTags:  llmStrings(llmField(f, "topic_tags", "tags", "topics")),
 		Refs:       refs,
+		Subject:    llmString(f["subject"]),
+		Value:      llmString(f["value"]),
 		Conflict:   llmBool(f["conflict"]),
 		Source:     LLMSource,
 		ThreadID:   threadID,
 	}
+	if typ == tenure.StateAction {
+		it.Owner = llmString(llmField(f, "owner", "assignee"))
+		if due := llmString(llmField(f, "due", "due_date")); due != "" {
+			if _, _, err := tenure.ParseDue(due); err == nil {
+				it.Due = due
+			}
+		}
+	}
 	it.Coerce() // repairs status and confidence, sets the uid
+	for _, field := range []*string{&it.Subject, &it.Value, &it.Owner} {
+		if len(*field) > tenure.MaxIDLen {
+			*field = "" // an overlong slot is not worth the item
+		}
+	}
+	it.UID = it.ItemUID()
 	if err := it.Validate(); err != nil && tenure.ErrorField(err) == "state_item.topic_tags" {
 		it.TopicTags = nil // bad labels are not worth the item
 	}
@@ -356,6 +394,66 @@ func llmCandidate(raw json.RawMessage, threadID string, allowed, existing map[st
 		sup = ""
 	}
 	return Candidate{Item: it, Supersedes: sup}, ""
+}
+
+// isFact reports whether an answer element is a fact: "kind": "fact", or
+// an "attribute" and no "type_tag".
+func isFact(raw json.RawMessage) bool {
+	var f map[string]json.RawMessage
+	if json.Unmarshal(raw, &f) != nil || f == nil {
+		return false
+	}
+	if k := strings.ToLower(llmString(f["kind"])); k != "" {
+		return k == "fact"
+	}
+	_, attr := f["attribute"]
+	_, typ := f["type_tag"]
+	return attr && !typ
+}
+
+// llmFact reads a fact element. It returns the fact, or the reason it was
+// dropped.
+func llmFact(raw json.RawMessage, allowed map[string]bool) (Fact, string) {
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &f); err != nil || f == nil {
+		return Fact{}, "unparsable"
+	}
+	fc := Fact{
+		Kind:       FactKind(strings.ToLower(llmString(llmField(f, "fact_kind", "about")))),
+		Subject:    llmOneLine(llmString(f["subject"])),
+		Attribute:  strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(llmString(f["attribute"]), "-", " "))), "_"),
+		Value:      llmOneLine(llmString(f["value"])),
+		Text:       llmOneLine(llmString(f["text"])),
+		Confidence: llmConfidence(f["confidence"]),
+	}
+	switch fc.Kind {
+	case FactProfile, FactPerson, FactOrganization:
+	default:
+		fc.Kind = FactPerson
+	}
+	if !slices.Contains(tenure.Confidences, fc.Confidence) {
+		fc.Confidence = tenure.ConfidenceLow
+	}
+	if fc.Subject == "" || fc.Attribute == "" || fc.Value == "" {
+		return Fact{}, "invalid_fact"
+	}
+	if fc.Text == "" {
+		fc.Text = fc.Subject + " " + strings.ReplaceAll(fc.Attribute, "_", " ") + ": " + fc.Value
+	}
+	for _, r := range llmStrings(f["refs"]) {
+		if r = strings.Trim(r, "[] "); allowed[r] && !slices.Contains(fc.Refs, r) {
+			fc.Refs = append(fc.Refs, r)
+		}
+	}
+	if len(fc.Refs) == 0 {
+		return Fact{}, "no_valid_refs"
+	}
+	if v := llmString(f["valid_from"]); v != "" {
+		if d, _, err := tenure.ParseDue(v); err == nil {
+			fc.ValidFrom = &d
+		}
+	}
+	return fc, ""
 }
 
 // llmField returns the first of f's values under the given keys.

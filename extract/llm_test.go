@@ -137,8 +137,8 @@ func TestLLMPrompt(t *testing.T) {
 		name, golden string
 		batch        extract.Batch
 	}{
-		{"OK", "extract_v1.golden", llmBatch()},
-		{"OKNoExistingState", "extract_v1_no_state.golden", extract.Batch{ThreadID: "t1", Messages: []tenure.Message{
+		{"OK", "extract_v2.golden", llmBatch()},
+		{"OKNoExistingState", "extract_v2_no_state.golden", extract.Batch{ThreadID: "t1", Messages: []tenure.Message{
 			llmMsg("msg_a1", "user", "", "Let's use Redis for caching", 0),
 			llmMsg("msg_a2", "assistant", "", "OK", 1),
 		}}},
@@ -291,6 +291,19 @@ func TestLLMExtractElements(t *testing.T) {
 			`{"type_tag":"risk","text":"Cache may go stale","status":"active","confidence":"low","topic_tags":["Caching Layer","caching layer","ops","perf","extra"],"refs":["m1"],"conflict":true}`,
 			&extract.Candidate{Item: tenure.StateItem{Type: tenure.StateRisk, Text: "Cache may go stale", Status: "active",
 				Confidence: tenure.ConfidenceLow, TopicTags: []string{"caching-layer", "ops", "perf"}, Refs: []string{"m1"}, Conflict: true}}, nil},
+		{"OKSlotsOwnerAndDue",
+			`{"type_tag":"action","text":"Set up the ingestion pipeline by 14 March 2025","subject":" ingestion\npipeline ","value":"14 March 2025","owner":"Marco","due":"2025-03-14","status":"open","confidence":"high","refs":["m1"]}`,
+			&extract.Candidate{Item: tenure.StateItem{Type: tenure.StateAction, Text: "Set up the ingestion pipeline by 14 March 2025",
+				Subject: "ingestion pipeline", Value: "14 March 2025", Owner: "Marco", Due: "2025-03-14", Status: "open",
+				Confidence: tenure.ConfidenceHigh, Refs: []string{"m1"}}}, nil},
+		{"OKBadDueLeftOut",
+			`{"type_tag":"action","text":"Set up the pipeline","owner":"Marco","due":"Friday","status":"open","confidence":"high","refs":["m1"]}`,
+			&extract.Candidate{Item: tenure.StateItem{Type: tenure.StateAction, Text: "Set up the pipeline", Owner: "Marco",
+				Status: "open", Confidence: tenure.ConfidenceHigh, Refs: []string{"m1"}}}, nil},
+		{"OKOwnerOnDecisionLeftOut",
+			`{"type_tag":"decision","text":"Use ClickHouse","subject":"analytics store","value":"ClickHouse","owner":"Marco","due":"2025-03-14","status":"active","confidence":"high","refs":["m1"]}`,
+			&extract.Candidate{Item: tenure.StateItem{Type: tenure.StateDecision, Text: "Use ClickHouse", Subject: "analytics store",
+				Value: "ClickHouse", Status: "active", Confidence: tenure.ConfidenceHigh, Refs: []string{"m1"}}}, nil},
 		{"OKBadTagsDropped",
 			`{"type_tag":"risk","text":"Cache may go stale","status":"active","confidence":"low","topic_tags":["ok\u0000tag"],"refs":["m1"]}`,
 			&extract.Candidate{Item: tenure.StateItem{Type: tenure.StateRisk, Text: "Cache may go stale", Status: "active",
@@ -305,9 +318,47 @@ func TestLLMExtractElements(t *testing.T) {
 			want := extract.Result{Dropped: tt.wantDropped}
 			if tt.want != nil {
 				c := *tt.want
-				c.Item.UID = tenure.StateUID(c.Item.Type, c.Item.Text)
+				c.Item.UID = c.Item.ItemUID()
 				c.Item.Source, c.Item.ThreadID = extract.LLMSource, "t1"
 				want.Items = []extract.Candidate{c}
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("result (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLLMExtractFacts(t *testing.T) {
+	b := llmBatch()
+	for _, tt := range []struct {
+		name        string
+		elem        string
+		want        *extract.Fact
+		wantDropped map[string]int
+	}{
+		{"OK", `{"kind":"fact","fact_kind":"person","subject":"Sarah","attribute":"role","value":"CEO","text":"Sarah is the CEO","refs":["m1"],"confidence":"high"}`,
+			&extract.Fact{Kind: extract.FactPerson, Subject: "Sarah", Attribute: "role", Value: "CEO", Text: "Sarah is the CEO",
+				Refs: []string{"m1"}, Confidence: tenure.ConfidenceHigh}, nil},
+		{"OKOrganizationAndValidFrom", `{"kind":"fact","fact_kind":"organization","subject":"Northwind","attribute":"Based In","value":"Porto","text":"Northwind is based in Porto","refs":["m4"],"valid_from":"2024-01-02","confidence":0.6}`,
+			&extract.Fact{Kind: extract.FactOrganization, Subject: "Northwind", Attribute: "based_in", Value: "Porto",
+				Text: "Northwind is based in Porto", Refs: []string{"m4"}, Confidence: tenure.ConfidenceMedium,
+				ValidFrom: new(time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC))}, nil},
+		{"OKAttributeWithoutKind", `{"subject":"Maya","attribute":"lives_in","value":"Boston","refs":["m1"]}`,
+			&extract.Fact{Kind: extract.FactPerson, Subject: "Maya", Attribute: "lives_in", Value: "Boston",
+				Text: "Maya lives in: Boston", Refs: []string{"m1"}, Confidence: tenure.ConfidenceLow}, nil},
+		{"DropNoValue", `{"kind":"fact","subject":"Sarah","attribute":"role","refs":["m1"]}`, nil, map[string]int{"invalid_fact": 1}},
+		{"DropInventedRefs", `{"kind":"fact","subject":"Sarah","attribute":"role","value":"CEO","refs":["m99"]}`, nil, map[string]int{"no_valid_refs": 1}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &llmRecorder{text: "[" + tt.elem + "]"}
+			got, err := extract.NewLLM(rec, extract.LLMOptions{}).Extract(context.Background(), b)
+			if err != nil {
+				t.Fatalf("Extract: %v", err)
+			}
+			want := extract.Result{Dropped: tt.wantDropped}
+			if tt.want != nil {
+				want.Facts = []extract.Fact{*tt.want}
 			}
 			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("result (-want +got):\n%s", diff)
@@ -512,8 +563,9 @@ func TestLLMExtractErrors(t *testing.T) {
 func TestLLMExtractOpenAI(t *testing.T) {
 	b := llmBatch()
 	redis := b.Existing[0].UID
-	content := "```json\n" + `[{"type_tag":"decision","text":"Use Memcached for caching instead of Redis","status":"active","confidence":"high","topic_tags":["caching"],"refs":["m1"],"supersedes":"` + redis + `","conflict":false},` +
-		`{"type_tag":"action","text":"Invented","status":"open","confidence":"high","topic_tags":[],"refs":["msg_999"],"supersedes":null,"conflict":false}]` + "\n```"
+	content := "```json\n" + `[{"type_tag":"decision","text":"Use Memcached for caching instead of Redis","subject":"cache","value":"Memcached","owner":null,"due":null,"status":"active","confidence":"high","topic_tags":["caching"],"refs":["m1"],"supersedes":"` + redis + `","conflict":false},` +
+		`{"type_tag":"action","text":"Invented","status":"open","confidence":"high","topic_tags":[],"refs":["msg_999"],"supersedes":null,"conflict":false},` +
+		`{"kind":"fact","fact_kind":"profile","subject":"Dev","attribute":"role","value":"release manager","text":"Dev is the release manager","refs":["m4"],"valid_from":null,"confidence":"medium"}]` + "\n```"
 	var (
 		mu       sync.Mutex
 		attempts int
@@ -547,7 +599,7 @@ func TestLLMExtractOpenAI(t *testing.T) {
 		}
 		if len(req.Messages) != 2 || req.Messages[0].Role != "system" || req.Messages[1].Role != "user" ||
 			!strings.Contains(req.Messages[0].Content, "structured state extractor") ||
-			!strings.Contains(req.Messages[1].Content, "[m1] user Maya: Let's switch to Memcached") ||
+			!strings.Contains(req.Messages[1].Content, "[m1 2026-02-16 Mon] user Maya: Let's switch to Memcached") ||
 			!strings.Contains(req.Messages[1].Content, "["+redis+"] decision (active): Use Redis for caching") {
 			t.Errorf("messages = %+v, want the system prompt and the rendered batch", req.Messages)
 		}
@@ -577,9 +629,11 @@ func TestLLMExtractOpenAI(t *testing.T) {
 	want := extract.Result{
 		Items: []extract.Candidate{{Item: tenure.StateItem{
 			UID: tenure.StateUID(tenure.StateDecision, text), Type: tenure.StateDecision, Text: text, Status: "active",
-			Confidence: tenure.ConfidenceHigh, TopicTags: []string{"caching"}, Refs: []string{"m1"},
-			Source: extract.LLMSource, ThreadID: "t1",
+			Confidence: tenure.ConfidenceHigh, TopicTags: []string{"caching"}, Refs: []string{"m1"}, Subject: "cache",
+			Value: "Memcached", Source: extract.LLMSource, ThreadID: "t1",
 		}, Supersedes: redis}},
+		Facts: []extract.Fact{{Kind: extract.FactProfile, Subject: "Dev", Attribute: "role", Value: "release manager",
+			Text: "Dev is the release manager", Refs: []string{"m4"}, Confidence: tenure.ConfidenceMedium}},
 		Dropped: map[string]int{"no_valid_refs": 1},
 	}
 	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/slot"
 	"github.com/tenure-dev/tenure/temporal"
 )
 
@@ -118,9 +119,13 @@ type messageContext struct {
 	subject string
 	// joking is set when the message disowns itself ("kidding", "jk").
 	joking bool
-	// relation is the last relative named in the message ("sister"), for
-	// resolving a following "she" or "he".
-	relation string
+	// relation is the last relative named in the message ("sister"), and
+	// relSubject whose it is ("Caroline's sister"), for resolving a
+	// following "she" or "he".
+	relation, relSubject string
+	// person is the last person the message named by name ("Julia
+	// Park"), for the same; it is cleared when a relative is named.
+	person string
 	// addressee is whom "you" means: the other speaker of a two-person
 	// conversation, or "".
 	addressee string
@@ -173,12 +178,17 @@ type found struct {
 	text   string
 	conf   tenure.Confidence
 	status string
+	// owner is who is to do an action, when the sentence says.
+	owner string
 }
 
-// candidate turns a recognised item into a candidate of the batch.
+// candidate turns a recognised item into a candidate of the batch: its
+// relative dates made explicit, its subject and value parsed from its
+// text, and an action's owner and due date set.
 func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
+	var due string
 	if f.typ == tenure.StateAction || f.typ == tenure.StateConstraint {
-		f.text = r.datesExplicit(f.text, mc.msg.CreatedAt)
+		f.text, due = r.datesExplicit(f.text, mc.msg.CreatedAt)
 	}
 	status := f.status
 	if status == "" {
@@ -194,8 +204,12 @@ func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
 		Source:     RulesSource,
 		ThreadID:   b.ThreadID,
 	}
+	if f.typ == tenure.StateAction {
+		it.Owner, it.Due = f.owner, due
+	}
+	it.Subject, it.Value = slot.Parse(it.Type, it.Text)
 	it.Coerce()
-	return Candidate{Item: it, Supersedes: supersedes(it, mc.msg.Content, b.Existing)}
+	return Candidate{Item: it}
 }
 
 // accumulator collects a batch's candidates and facts, folding repeats into

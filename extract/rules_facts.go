@@ -23,6 +23,9 @@ const (
 	lifeValue             // a plan starting with a life verb: "move to Lisbon"
 	ageValue              // a number of years
 	teachValue            // a subject taught: "yoga" gives "yoga teacher"
+	nameValue             // a person's name: capitalised, not a nationality ("Alex", not "Italian")
+	likedKind             // what "I'm a yoga person" likes: not a time of day ("a morning person")
+	titleValue            // a role in an organisation, which may start like a pronoun ("IT director")
 )
 
 // factPattern is one way of stating a fact. The value is the last
@@ -62,14 +65,14 @@ var selfPatterns = []factPattern{
 	{re: fp(`(?:'ve|\s+have)?\s+got\s+(?:the|a|my)\s+(?:new\s+)?job\s+(?:at|with)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s", change: true},
 	{re: fp(`\s+teach\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:very\s+|really\s+|severely\s+|a\s+bit\s+)?allergic\s+to\s+(.+)`), attr: "allergic_to", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s is allergic to %s"},
-	{re: fp(`(?:'m|\s+am)\s+(?:more\s+of\s+|definitely\s+|totally\s+|such\s+)?an?\s+(\w+)\s+person$`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
+	{re: fp(`(?:'m|\s+am)\s+(?:more\s+of\s+|definitely\s+|totally\s+|such\s+)?an?\s+(\w+)\s+person$`), attr: "likes", kind: likedKind, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:a\s+)?(?:huge\s+|big\s+|massive\s+|great\s+)?fan\s+of\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:really\s+|so\s+|super\s+|totally\s+)?into\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
 	{re: fp(`\s+(?:love|like|enjoy|adore)\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
 	{re: fp(`\s+(?:hate|dislike|detest|can't\s+stand|cannot\s+stand)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
 	{re: fp(`\s+(?:don't|do\s+not)\s+(?:really\s+)?(?:like|enjoy)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
 	{re: fp(`(?:'m|\s+am)\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s dislikes %s"},
-	{re: fp(`\s+(?:don't|do\s+not|never)\s+eat\s+(.+)`), attr: "diet", kind: foodValue, conf: tenure.ConfidenceHigh, text: "%s does not eat %s"},
+	{re: fp(`\s+(?:don't|do\s+not|never|can't|cannot|can\s+not)\s+eat\s+(.+)`), attr: "diet", kind: foodValue, conf: tenure.ConfidenceHigh, text: "%s does not eat %s"},
 	{re: fp(`(?:\s+have|'ve\s+got|\s+have\s+got)\s+(.+)`), attr: "has", kind: hasValue, conf: tenure.ConfidenceHigh, text: "%s has %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:going|planning|hoping)\s+to\s+(.+)`), attr: "plans", kind: lifeValue, conf: tenure.ConfidenceMedium, text: "%s plans to %s"},
 	{re: fp(`\s+plan\s+to\s+(.+)`), attr: "plans", kind: lifeValue, conf: tenure.ConfidenceMedium, text: "%s plans to %s"},
@@ -78,8 +81,12 @@ var selfPatterns = []factPattern{
 	{re: fp(`\s+(?:just\s+)?turned\s+(` + numberWords + `)\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old", change: true},
 }
 
-// amA is "I'm a/an X", whose attribute depends on X's head noun.
-var amA = fp(`(?:'m|\s+am)\s+an?\s+(.+)`)
+// amA is "I'm a/an X", whose attribute depends on X's head noun; amThe is
+// "I'm the operations lead at Fernhill".
+var (
+	amA   = fp(`(?:'m|\s+am)\s+an?\s+(.+)`)
+	amThe = fp(`(?:'m|\s+am)\s+the\s+(?:new\s+)?(.+?)\s+(?:at|for|of)\s+([A-Z].*)$`)
+)
 
 // Favourites name their attribute: "my favorite book is X", "X is my
 // favorite author".
@@ -96,7 +103,17 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		return nil
 	}
 	var out []Fact
-	clauses := cutClauses(andSubjectRe.ReplaceAllString(s.text, ", $1"))
+	text := s.text
+	if m := appositionRe.FindStringSubmatch(discourseRe.ReplaceAllString(text, "")); m != nil {
+		// "Hollis & Co, the caterer, is based in Oakland": the
+		// apposition says what the name is, the rest is said of it.
+		out = append(out, r.apposition(mc, m[1], m[2])...)
+		text = m[1] + " " + m[3]
+	} else if m := appositionFirstRe.FindStringSubmatch(discourseRe.ReplaceAllString(text, "")); m != nil {
+		out = append(out, r.apposition(mc, m[2], m[1])...)
+		text = m[2] + " " + m[3]
+	}
+	clauses := cutClauses(andSubjectRe.ReplaceAllString(text, ", $1"))
 	if s.question {
 		// "My dad turns 60 next week, any gift ideas?" states a fact
 		// before it asks; the asking clause states nothing.
@@ -112,6 +129,26 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	return out
 }
 
+// apposition returns the role a name's apposition states ("Dr. Okafor, our
+// facilitator"), when it is one.
+func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
+	if !properNames(name) || isOrgName(name) {
+		return nil
+	}
+	what = strings.TrimSpace(what)
+	for _, a := range []string{"our ", "my ", "the ", "their ", "your ", "a ", "an ", "new "} {
+		what = strings.TrimPrefix(what, a)
+	}
+	v := titleOf(what)
+	if !isRole(v) {
+		return nil
+	}
+	fb := factBuilder{r: r, mc: mc, clause: name + ", " + what}
+	mc.person = name
+	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
+	return fb.out
+}
+
 // clauseFacts returns the facts of one clause.
 func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 	fb := factBuilder{r: r, mc: mc, clause: c}
@@ -125,6 +162,12 @@ func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 		if p, ok := classifyNoun(m[1]); ok {
 			fb.add(FactProfile, mc.subject, p, p.attr, m[1])
 		}
+	} else if m := amThe.FindTextSubmatch(ct); m != nil {
+		if v := titleOf(m[1]); isRole(v) {
+			p := factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"}
+			fb.add(FactProfile, mc.subject, p, "job", v)
+			fb.add(FactProfile, mc.subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", m[2])
+		}
 	}
 	if m := favoriteRe.FindTextSubmatch(ct); m != nil {
 		fb.add(FactProfile, mc.subject, favoritePattern, favoriteAttr(m[1]), m[2])
@@ -132,6 +175,7 @@ func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 		fb.add(FactProfile, mc.subject, favoritePattern, favoriteAttr(m[2]), m[1])
 	}
 	fb.relative(ct)
+	fb.named(ct)
 	return fb.out
 }
 

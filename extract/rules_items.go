@@ -34,6 +34,11 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 	if s.question {
 		return r.question(mc, s, t)
 	}
+	// "Dr. Okafor, our facilitator, will send ...": the apposition says
+	// who, the rest what.
+	if m := appositionRe.FindStringSubmatch(t); m != nil {
+		t = m[1] + " " + m[3]
+	}
 	tx := newText(t)
 	if hypotheticalRe.MatchText(tx) {
 		return found{}, false
@@ -64,7 +69,7 @@ func group(i int) func([]string) string { return func(m []string) string { retur
 func fixed(v string) func([]string) string { return func([]string) string { return v } }
 
 // baseVerbs are the imperative forms of the inflected verbs decisions use.
-var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate", "going with": "go with",
+var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate", "moving": "move", "going with": "go with",
 	"sticking with": "stick with", "switching to": "switch to", "standardizing on": "standardize on", "standardising on": "standardise on",
 	"switched": "switch to", "migrated": "migrate to", "chose": "choose", "chosen": "choose",
 	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with"}
@@ -85,10 +90,12 @@ const decisionVerbs = `use|go with|stick with|switch to|move to|migrate to|adopt
 var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\blet'?s\s+(` + decisionVerbs + `)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|\s+shall)\s+(use|go with|stick with|switch to|migrate to|adopt|keep|standardi[sz]e on|drop)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(?:decided|agreed)\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+decided\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(?:decided|agreed)\s+to\s+(go\s+with|stick\s+with|switch\s+to|move\s+to|migrate\s+to|[a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+decided\s+to\s+(go\s+with|stick\s+with|switch\s+to|[a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
+	// "switching the dashboards to Superset": what changes, and to what.
+	{re: mustPattern(`(?i)^(?:we(?:'re|\s+are|'ll|\s+will)\s+|let'?s\s+)?(switch|switching|move|moving|migrate|migrating)\s+((?:the|our)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s+(?:over\s+)?to\s+.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+(?:decided|agreed|settled)\s+on\s+(.+)`), verb: fixed("go with"), object: 1, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(switching|migrating|going\s+with|sticking\s+with|standardi[sz]ing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(switching|migrating|moving|going\s+with|sticking\s+with|standardi[sz]ing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(switched|migrated)\s+(?:over\s+)?to\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
@@ -106,11 +113,37 @@ var (
 	noLongerRe      = mustPattern(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
 )
 
+// Choices between alternatives: what is done "instead of" or "rather
+// than" something else is decided, whoever does it ("we'll hire a
+// contractor instead of a designer"); and "X it is".
+var (
+	alternativeRe = mustPattern(`(?i)\b(?:instead\s+of|rather\s+than)\s+\S`)
+	itIsRe        = mustPattern(`(?i)^([^,;]{2,40}?)\s+it\s+is(?:\s+then)?\s*(?:[,;]|$)`)
+)
+
+// itIsNotChoice open what "X it is" does not choose: "I love how simple
+// it is", "that's how it is".
+var itIsNotChoice = map[string]bool{"i": true, "we": true, "you": true, "he": true, "she": true, "they": true,
+	"it": true, "that": true, "that's": true, "this": true, "how": true, "what": true, "which": true, "who": true,
+	"so": true, "there": true, "here": true, "such": true, "whatever": true, "however": true, "as": true,
+	"no": true, "not": true, "i'm": true, "it's": true}
+
 // decision recognises a settled choice. When the message also says what
 // is no longer used, the text names it ("Switch to ECharts instead of
 // Recharts"), so the item is understood without the message.
 func decision(mc *messageContext, t *text) (found, bool) {
 	f, ok := decisionOf(t)
+	if !ok && alternativeRe.MatchText(t) {
+		if c, _, isTask := commitment(t); isTask {
+			f, ok = c, true
+			f.typ, f.conf, f.owner = tenure.StateDecision, tenure.ConfidenceHigh, ""
+		}
+	}
+	if !ok {
+		if m := itIsRe.FindTextSubmatch(t); m != nil && hasContentWord(m[1]) && len(words(m[1])) <= 5 && !itIsNotChoice[firstWord(m[1])] {
+			f, ok = found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
+		}
+	}
 	if !ok {
 		return f, false
 	}
@@ -146,11 +179,15 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 		if m == nil {
 			continue
 		}
-		obj := clauseAfter(m[p.object])
+		verb, obj := p.verb(m), clauseAfter(m[p.object])
+		if to, ok := strings.CutPrefix(obj, "to "); ok && (verb == "switch" || verb == "migrate" || verb == "move") {
+			// "we're switching to the annual plan"
+			verb, obj = verb+" to", to
+		}
 		if !concreteObject(obj) {
 			continue
 		}
-		return found{typ: tenure.StateDecision, text: capitalize(p.verb(m) + " " + obj), conf: p.conf}, true
+		return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: p.conf}, true
 	}
 	return found{}, false
 }

@@ -74,7 +74,7 @@ var (
 	// weakLimits are bounds that also occur in plain description ("we had
 	// at least 50 people"); they need a modal to be a constraint.
 	weakLimits = mustPattern(`(?i)^(?:at\s+least|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|min(?:imum)?|within|under|below)$`)
-	datePart   = `(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:day|week|month|quarter|sprint|year)|eod|eow|tomorrow|tonight|today|(?:next|this)\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|q[1-4]\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2})`
+	datePart   = `(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|noon\b|midnight\b|end\s+of\s+(?:the\s+)?(?:day|week|month|quarter|sprint|year)|eod|eow|tomorrow|tonight|today|(?:next|this)\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|q[1-4]\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2})`
 	// dueRe is a deadline: "by Friday", "before 1 June", "no later than Q3".
 	dueRe = mustPattern(`(?i)\b(?:by|before|until|till|no\s+later\s+than|due(?:\s+(?:by|on|before))?)\s+` + datePart)
 	// dateRe is a date anywhere, for sentences about a deadline.
@@ -82,18 +82,77 @@ var (
 	// deadlineRe names a date that binds: a deadline, a freeze, an expiry.
 	deadlineRe = mustPattern(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
 	budgetRe   = mustPattern(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
-	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are)(?:n't|\s+not)\s+allowed\s+to|not\s+allowed\s+to|(?:is|are)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not)\b`)
+	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are)(?:n't|\s+not)\s+(?:allowed|permitted)(?:\s+to)?|not\s+allowed\s+to|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:is|are)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not)\b`)
 	// strongModalRe are the modals that bind without a number or date.
-	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|(?:(?:is|are)(?:n't|\s+not)\s+)?not\s+allowed\s+to|(?:is|are)(?:n't|\s+not)\s+allowed\s+to|(?:is|are)\s+required\s+to)$`)
+	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|(?:(?:is|are)(?:n't|\s+not)\s+)?not\s+allowed\s+to|(?:is|are)(?:n't|\s+not)\s+(?:allowed|permitted)(?:\s+to)?|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:is|are)\s+required\s+to)$`)
+	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
+	// binds when someone other than the speaker or the listener cannot do
+	// something a rule can forbid (not "we can't wait").
+	cannotRe = mustPattern(`(?i)^(?:can(?:'t|not|\s+not)|may\s+not)$`)
+	// dontRe is a prohibition said as an order: "don't share passwords in
+	// tickets", "do not email customers".
+	dontRe = mustPattern(`(?i)(?:^|,\s+|;\s+)(?:please\s+)?(?:don't|do\s+not)\s+(?:ever\s+)?([a-z]+)\s+\S`)
+	// noRe is a prohibition said as "no X during Y": "no laptops during
+	// the session", "no deploys on Fridays".
+	noRe = mustPattern(`(?i)(?:^|,\s+)no\s+([a-z][a-z-]*)(?:\s+[a-z][a-z-]*)?\s+(?:during|on|after|before|at|in|inside|near|without|past|until|while)\s+\S`)
+	// avoidRe is an order to keep away from something: "avoid scheduling
+	// anything after 6 pm".
+	avoidRe = mustPattern(`(?i)(?:^|,\s+)(?:please\s+)?(?:avoid|refrain\s+from)\s+\S`)
+	// neverHabitRe is a standing rule said of a group or oneself: "we
+	// never share attendee lists".
+	neverHabitRe = mustPattern(`(?i)\b(?:we|i|they)\s+(?:always\s+)?never\s+([a-z]+)\s+\S`)
+	// capacityRe is a limit something holds: "the package includes up to
+	// 40 guests".
+	capacityRe = mustPattern(`(?i)\b(?:includes?|allows?|supports?|covers?|holds?|fits?|seats?|comes\s+with|gets?)\s+(?:up\s+to|at\s+most|a\s+maximum\s+of|no\s+more\s+than)\s+[$€£¥]?\d`)
+	// needDoneRe is a deadline said as a need: "we need this fixed by 2
+	// pm".
+	needDoneRe = mustPattern(`(?i)\b(?:we|they|i)\s+need\s+(?:this|it|that|the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:done|fixed|ready|finished|working|live|sorted|resolved|shipped|deployed|signed|approved|back\s+up)\b`)
 	// epistemicRe is "must" as a guess: "we must have watched it ten
 	// times", "you must be tired".
 	epistemicRe = mustPattern(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
 	neverRe     = mustPattern(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+)\s+\S`)
 )
 
+// unruledVerbs are what "can't" says someone is unable to do, not
+// forbidden to: "we can't wait", "we can't log in".
+var unruledVerbs = map[string]bool{"wait": true, "believe": true, "find": true, "remember": true, "imagine": true,
+	"tell": true, "see": true, "hear": true, "get": true, "help": true, "thank": true, "complain": true, "say": true,
+	"understand": true, "figure": true, "decide": true, "make": true, "reproduce": true, "log": true, "login": true,
+	"access": true, "connect": true, "load": true, "reach": true, "afford": true, "stand": true, "sleep": true,
+	"focus": true, "think": true, "stop": true, "seem": true, "work": true, "do": true, "be": true,
+	"miss": true, "agree": true, "read": true, "open": true, "sign": true, "install": true, "update": true}
+
+// noThings are what "no" opens without forbidding anything: "no worries",
+// "no idea".
+var noThings = map[string]bool{"worries": true, "worry": true, "idea": true, "problem": true, "problems": true,
+	"way": true, "one": true, "clue": true, "rush": true, "pressure": true, "need": true, "longer": true,
+	"more": true, "thanks": true, "doubt": true, "matter": true, "kidding": true}
+
+// pastVerbs are verbs in the past tense that "never" reports rather than
+// rules ("we never knew").
+var pastVerbs = map[string]bool{"knew": true, "thought": true, "saw": true, "went": true, "had": true, "got": true,
+	"did": true, "made": true, "said": true, "told": true, "took": true, "came": true, "found": true, "heard": true,
+	"met": true, "left": true, "ate": true, "been": true, "seen": true, "gave": true, "felt": true, "meant": true}
+
+// unruledOrders are what "don't" tells someone not to feel or forget, not
+// a rule: "don't worry", "don't forget to ...".
+var unruledOrders = map[string]bool{"worry": true, "forget": true, "mind": true, "bother": true, "hesitate": true,
+	"know": true, "think": true, "get": true, "miss": true, "be": true, "care": true, "wait": true, "panic": true,
+	"stress": true, "rush": true, "feel": true, "judge": true, "laugh": true, "tell": true, "remind": true,
+	"want": true, "need": true, "like": true, "have": true, "see": true, "say": true, "believe": true,
+	"let": true, "stop": true, "lose": true, "give": true, "quit": true, "doubt": true, "change": true,
+	"take": true, "settle": true, "hold": true, "underestimate": true, "regret": true,
+	"fail": true, "cease": true, "back": true}
+
+// unruledSubjects are subjects whose "can't" is no rule: "people who can't
+// have lactose", "others can't".
+var unruledSubjects = map[string]bool{"who": true, "others": true, "nobody": true, "everyone": true,
+	"everybody": true, "someone": true, "somebody": true, "one": true}
+
 // constraint recognises a rule the work must keep: a modal with a bound or
-// deadline, a binding modal ("must", "should never") with a named subject,
-// a numeric bound, a budget or a deadline.
+// deadline, a binding modal ("must", "should never", "cannot store") with a
+// named subject, an order not to ("don't share"), a numeric bound, a
+// budget or a deadline.
 func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	t := tx.s
 	high := func(start, end int) (found, bool) {
@@ -121,7 +180,38 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 			return high(m[0], max(m[1], due[1]))
 		case strongModalRe.MatchString(t[m[2]:m[3]]) && (sw == "you" || !vagueSubjects[sw]):
 			return high(m[0], m[1])
+		case cannotRe.MatchString(t[m[2]:m[3]]) && sw != "you" && !vagueSubjects[sw] && !unruledSubjects[sw] &&
+			!strings.HasSuffix(sw, "ly") && firstWord(t[m[1]:]) != "" && !unruledVerbs[firstWord(t[m[1]:])]:
+			return high(m[0], m[1])
 		}
+		// "I can't do calls after 5 pm": what the speaker cannot do at a
+		// time binds their plans.
+		if v := firstWord(t[m[1]:]); sw == "i" && cannotRe.MatchString(t[m[2]:m[3]]) && v != "" && (v == "do" || !unruledVerbs[v]) &&
+			dateRe.MatchText(tx) {
+			if loc := dateRe.FindTextIndex(tx); loc != nil {
+				return high(m[0], max(m[1], loc[1]))
+			}
+		}
+	}
+	if m := dontRe.FindTextSubmatchIndex(tx); m != nil && !unruledOrders[lower(t[m[2]:m[3]])] {
+		return high(m[0], m[1])
+	}
+	if m := noRe.FindTextSubmatchIndex(tx); m != nil && !noThings[lower(t[m[2]:m[3]])] {
+		return high(m[0], m[1])
+	}
+	if m := avoidRe.FindTextIndex(tx); m != nil {
+		return high(m[0], m[1])
+	}
+	if m := neverHabitRe.FindTextSubmatchIndex(tx); m != nil {
+		if v := lower(t[m[2]:m[3]]); !pastVerbs[v] && !unruledVerbs[v] && !unruledOrders[v] && !strings.HasSuffix(v, "ed") {
+			return high(m[0], m[1])
+		}
+	}
+	if m := capacityRe.FindTextIndex(tx); m != nil {
+		return high(m[0], m[1])
+	}
+	if m := needDoneRe.FindTextIndex(tx); m != nil && due != nil {
+		return high(m[0], max(m[1], due[1]))
 	}
 	if lim != nil && !weakLimits.MatchString(t[lim[2]:lim[3]]) {
 		return high(lim[0], lim[1])

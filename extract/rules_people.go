@@ -25,16 +25,26 @@ var relativePatterns = []factPattern{
 	{re: mustPattern(`(?i)^(?:just\s+)?turned\s+(` + numberWords + `)\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old", change: true},
 	{re: mustPattern(`(?i)^(?:is\s+named|is\s+called|'s\s+name\s+is|name\s+is)\s+(.+)`), attr: "name", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"},
 	{re: mustPattern(`(?i)^(?:has|have)\s+(.+)`), attr: "has", kind: hasValue, conf: tenure.ConfidenceHigh, text: "%s has %s"},
+	{re: mustPattern(`(?i)^works?\s+(?:at|for)\s+.+?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
+	{re: mustPattern(`(?i)^(?:is|'s|are)\s+(?:very\s+|severely\s+)?allergic\s+to\s+(.+)`), attr: "allergic_to", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s is allergic to %s"},
+	// "my partner is Alex"
+	{re: mustPattern(`^is\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)$`), attr: "name", kind: nameValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"},
 }
 
 // isAJob is "my sister is a nurse": kept only when X is an occupation.
 var isAJob = mustPattern(`(?i)^(?:is|'s)\s+an?\s+(.+)`)
 
-const relations = `sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|boss|roommate|flatmate|neighbou?r|colleague|parents|kids|children|grandparents|niece|nephew`
+const relations = `sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|boss|roommate|flatmate|neighbou?r|colleague|parents|kids|children|grandparents|niece|nephew|co-?founder|business\s+partner|manager|supervisor|co-?worker|teammate|mentor|landlord|landlady|doctor|therapist|lawyer|accountant|stepmom|stepdad|stepmother|stepfather|stepson|stepdaughter|ex`
+
+// relativeOwner is whose relative a phrase names: "my", or a name and 's
+// ("Alex's sister").
+const relativeOwner = `(my|[A-Z][\p{L}-]+'s)`
+
+const relativeMods = `(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest|step|new|old|former|current)\s+)?`
 
 var (
-	relativeRe    = mustPattern(`(?i)^my\s+(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest|step)\s+)?(` + relations + `)('s)?\b\s*,?\s*(.*)$`)
-	relativeInvRe = mustPattern(`(?i)^(\S+)\s+is\s+my\s+(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest)\s+)?(` + relations + `)$`)
+	relativeRe    = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)('s)?\b\s*,?\s*(.*)$`)
+	relativeInvRe = mustPattern(`(?i)^(\S+)\s+is\s+` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
 	pronounRe     = mustPattern(`(?i)^(she|he)\s+(.+)$`)
 	andSubjectRe  = mustPattern(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he)\s)`)
 )
@@ -137,37 +147,47 @@ var (
 		"boyfriend": true, "uncle": true, "grandpa": true, "grandfather": true, "nephew": true, "fiance": true, "fiancé": true}
 )
 
+// relativeSubject is the subject of a relative's facts: "Caroline's
+// sister" for "my sister" said by Caroline, "Alex's sister" for "Alex's
+// sister".
+func (fb *factBuilder) relativeSubject(owner, rel string) string {
+	rel = strings.Join(strings.Fields(lower(rel)), " ")
+	if lower(owner) == "my" {
+		return fb.mc.subject + "'s " + rel
+	}
+	return strings.TrimSuffix(owner, "'s") + "'s " + rel
+}
+
 // relative reads a clause about a relative: "my sister (Ana) ...", "Ana is
-// my sister", or "she ..." after a relative named earlier in the message.
+// my sister", "Alex's sister Mia ...", "Claire is Alex's mother", or "she
+// ..." after a relative named earlier in the message.
 func (fb *factBuilder) relative(c *text) {
 	mc := fb.mc
 	if m := relativeInvRe.FindTextSubmatch(c); m != nil && isProperName(m[1]) {
-		rel := lower(m[2])
-		mc.relation = rel
-		fb.add(FactPerson, mc.subject+"'s "+rel, nameFact, "name", m[1])
+		mc.relation, mc.relSubject, mc.person = lower(m[3]), fb.relativeSubject(m[2], m[3]), ""
+		fb.add(FactPerson, mc.relSubject, nameFact, "name", m[1])
 		return
 	}
 	conf := tenure.ConfidenceHigh
-	var rel, rest string
+	var subject, rest string
 	if m := relativeRe.FindTextSubmatch(c); m != nil {
-		rel, rest = lower(m[1]), m[3]
-		mc.relation = rel
-		if m[2] != "" {
+		subject, rest = fb.relativeSubject(m[1], m[2]), m[4]
+		mc.relation, mc.relSubject, mc.person = lower(m[2]), subject, ""
+		if m[3] != "" {
 			rest = "'s " + rest
 		} else if name, after, ok := leadingName(rest); ok {
-			fb.add(FactPerson, mc.subject+"'s "+rel, nameFact, "name", name)
+			fb.add(FactPerson, subject, nameFact, "name", name)
 			rest = after
 		}
-	} else if m := pronounRe.FindTextSubmatch(c); m != nil && mc.relation != "" {
+	} else if m := pronounRe.FindTextSubmatch(c); m != nil && mc.relation != "" && mc.person == "" {
 		he := lower(m[1]) == "he"
 		if (he && femaleRelations[mc.relation]) || (!he && maleRelations[mc.relation]) {
 			return
 		}
-		rel, rest, conf = mc.relation, m[2], tenure.ConfidenceMedium
+		subject, rest, conf = mc.relSubject, m[2], tenure.ConfidenceMedium
 	} else {
 		return
 	}
-	subject := mc.subject + "'s " + rel
 	rt := newText(rest)
 	for _, p := range relativePatterns {
 		if m := p.re.FindTextSubmatch(rt); m != nil {
@@ -190,7 +210,14 @@ var nameFact = factPattern{kind: properValue, conf: tenure.ConfidenceHigh, text:
 func leadingName(rest string) (name, after string, ok bool) {
 	name, after, _ = strings.Cut(rest, " ")
 	name = strings.TrimRight(name, ",")
-	if !isProperName(name) || !predicateStart(after) {
+	if !isProperName(name) {
+		return "", rest, false
+	}
+	// A second name: "Beth Howell approves the budget".
+	if second, more, _ := strings.Cut(after, " "); isProperName(strings.TrimRight(second, ",")) && !predicateStart(after) {
+		name, after = name+" "+strings.TrimRight(second, ","), more
+	}
+	if !predicateStart(after) {
 		return "", rest, false
 	}
 	return name, strings.TrimLeft(after, ", "), true
@@ -199,6 +226,10 @@ func leadingName(rest string) (name, after string, ok bool) {
 // predicateStart reports whether s reads as a predicate, so that a
 // capitalised word before it is a name and not the start of a new thought.
 func predicateStart(s string) bool {
+	if w := strings.Fields(s); len(w) > 0 && strings.HasSuffix(w[0], "s") && !strings.HasSuffix(w[0], "'s") &&
+		strings.ToLower(w[0]) == w[0] && len(w[0]) > 3 && !stopwords[w[0]] {
+		return true // a verb in the third person: "approves", "runs"
+	}
 	switch firstWord(s) {
 	case "is", "was", "lives", "works", "loves", "likes", "hates", "has", "just", "moved", "turned",
 		"and", "who", "", "still", "now", "also", "enjoys", "adores", "dislikes", "recently":
@@ -215,7 +246,11 @@ func isProperName(w string) bool {
 		return false
 	}
 	switch lower(w) {
-	case "i", "i'm", "i've", "i'll", "she", "he", "they", "we", "it", "my", "the", "and", "but":
+	case "i", "i'm", "i've", "i'll", "she", "he", "they", "we", "it", "my", "the", "and", "but", "our", "your",
+		"their", "his", "her", "its", "this", "that", "these", "those", "there", "here", "what", "who", "where",
+		"when", "why", "how", "yes", "no", "ok", "okay", "thanks", "hi", "hey", "also", "so", "just", "a", "an",
+		"if", "then", "sure", "great", "good", "please", "let's", "lol", "haha", "oh", "wow", "well", "not",
+		"everyone", "anyone", "someone", "nobody", "we're", "they're", "it's", "that's", "there's":
 		return false
 	}
 	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) < 0

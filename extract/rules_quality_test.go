@@ -24,6 +24,10 @@ type labelled struct {
 	Items   []struct {
 		Type tenure.StateType `json:"type"`
 		Text string           `json:"text"`
+		// Owner and Due are an action's owner and due date, when the
+		// message states them.
+		Owner string `json:"owner"`
+		Due   string `json:"due"`
 	} `json:"items"`
 	Facts []struct {
 		Subject   string `json:"subject"`
@@ -134,52 +138,67 @@ func (s score) String() string {
 	return fmt.Sprintf("precision %.2f (%d/%d)  recall %.2f (%d/%d)", s.precision(), s.tp, s.pred, s.recall(), s.tp, s.gold)
 }
 
-// Quality floors: below the measured numbers, so that a real regression
-// fails the test. Recall has floors too, or an extractor that found
-// nothing would pass with a perfect precision.
+// The fixture's parts. Threads "t-*" are the development set, written and
+// labelled before the rules and then used to tune them. Threads "h-*" were
+// labelled after the first rules existed and are not tuned on. Threads
+// "h2-*" (negative constraints, actions of third persons with due dates,
+// named-person and organisation facts, decisions with alternatives) were
+// written with the "t-team", "t-people" and "t-supp" development threads,
+// before the rules that read them, and are never tuned on: their numbers
+// are the honest estimate.
+var parts = []struct{ name, prefix string }{
+	{"development (t-*)", "t-"}, {"held out, round 1 (h-*)", "h-"}, {"held out, round 2 (h2-*)", "h2-"},
+}
+
+// partOf is the index in parts of a thread's part.
+func partOf(thread string) int {
+	for i := len(parts) - 1; i >= 0; i-- {
+		if strings.HasPrefix(thread, parts[i].prefix) {
+			return i
+		}
+	}
+	return 0
+}
+
+// Quality floors on the whole fixture: below the measured numbers, so that
+// a real regression fails the test. Recall has floors too, or an extractor
+// that found nothing would pass with a perfect precision.
 const (
-	minItemPrecision = 0.80
-	minFactPrecision = 0.80
-	minItemRecall    = 0.70
-	minFactRecall    = 0.70
+	minItemPrecision = 0.85
+	minFactPrecision = 0.90
+	minItemRecall    = 0.80
+	minFactRecall    = 0.80
 )
 
-// TestRulesQuality measures the extractor against testdata/labelled.jsonl.
-// Threads "t-*" are the development set, written and labelled before the
-// rules and then used to tune them; threads "h-*" were labelled after the
-// rules existed and are not tuned on, so their numbers are the honest
-// estimate. The floors apply to the whole fixture.
+// The targets per type on the held-out part written with the second round
+// (h2-*), and the floors the test holds it to: the measured numbers less a
+// margin where they fall short of the targets, which the test reports.
+const (
+	targetPrecision = 0.90
+	targetRecall    = 0.85
+)
+
+var heldOutFloors = map[string]struct{ precision, recall float64 }{
+	"decision": {0.90, 0.70}, "constraint": {0.85, 0.80}, "action": {0.70, 0.60}, "risk": {0.90, 0.70},
+	"question": {0.90, 0.85}, "fact": {0.90, 0.70},
+}
+
+// TestRulesQuality measures the extractor against testdata/labelled.jsonl
+// and logs the scores of each part, per type.
 func TestRulesQuality(t *testing.T) {
 	ls := readLabelled(t)
 	if len(ls) < 60 {
 		t.Fatalf("fixture has %d messages, want at least 60", len(ls))
 	}
 	r := extract.NewRules(extract.RulesOptions{})
-	all, dev, held := newTally(), newTally(), newTally()
-	for _, b := range batches(ls) {
-		res, err := r.Extract(context.Background(), b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tl := newTally()
-		tl.add(t, b, ls, res)
+	tls := scoreExtractor(t, r, ls)
+	all := newTally()
+	for _, tl := range tls {
 		all.merge(tl)
-		if strings.HasPrefix(b.ThreadID, "h-") {
-			held.merge(tl)
-		} else {
-			dev.merge(tl)
-		}
 	}
-	for _, x := range []struct {
-		name string
-		tl   *tally
-	}{{"all", all}, {"development (t-*)", dev}, {"held out (h-*)", held}} {
-		t.Logf("%s:", x.name)
-		t.Logf("  items: %v", x.tl.items)
-		for _, st := range tenure.StateTypes {
-			t.Logf("    %-10s %v", st, *x.tl.perType[st])
-		}
-		t.Logf("  facts: %v", x.tl.facts)
+	logTally(t, "all", all)
+	for i, tl := range tls {
+		logTally(t, parts[i].name, tl)
 	}
 	if p := all.items.precision(); p < minItemPrecision {
 		t.Errorf("item precision %.2f, want at least %.2f", p, minItemPrecision)
@@ -193,12 +212,70 @@ func TestRulesQuality(t *testing.T) {
 	if r := all.facts.recall(); r < minFactRecall {
 		t.Errorf("fact recall %.2f, want at least %.2f", r, minFactRecall)
 	}
+	held := tls[len(tls)-1]
+	for typ, floor := range heldOutFloors {
+		s := held.facts
+		if typ != "fact" {
+			s = *held.perType[tenure.StateType(typ)]
+		}
+		for _, x := range []struct {
+			what          string
+			got, min, aim float64
+		}{{"precision", s.precision(), floor.precision, targetPrecision}, {"recall", s.recall(), floor.recall, targetRecall}} {
+			switch {
+			case x.got < x.min:
+				t.Errorf("held out, round 2: %s %s %.2f, want at least %.2f", typ, x.what, x.got, x.min)
+			case x.got < x.aim:
+				t.Logf("held out, round 2: %s %s %.2f, below the %.2f target", typ, x.what, x.got, x.aim)
+			}
+		}
+	}
+	if o := held.owners; o.right < o.stated {
+		t.Errorf("held out, round 2: owners right for %d of %d found actions that state one", o.right, o.stated)
+	}
+	if d := held.dues; d.right < d.stated {
+		t.Errorf("held out, round 2: due dates right for %d of %d found actions that state one", d.right, d.stated)
+	}
+}
+
+// scoreExtractor runs x over the fixture's threads and returns the tally
+// of each part.
+func scoreExtractor(t *testing.T, x extract.Extractor, ls []labelled) []*tally {
+	t.Helper()
+	tls := make([]*tally, len(parts))
+	for i := range tls {
+		tls[i] = newTally()
+	}
+	for _, b := range batches(ls) {
+		res, err := x.Extract(context.Background(), b)
+		if err != nil {
+			t.Fatalf("thread %s: %v", b.ThreadID, err)
+		}
+		part := partOf(b.ThreadID)
+		tls[part].add(t, b, ls, res, part == 0)
+	}
+	return tls
+}
+
+func logTally(t *testing.T, name string, tl *tally) {
+	t.Helper()
+	t.Logf("%s:", name)
+	t.Logf("  items: %v", tl.items)
+	for _, st := range tenure.StateTypes {
+		t.Logf("    %-10s %v", st, *tl.perType[st])
+	}
+	t.Logf("  facts: %v", tl.facts)
+	t.Logf("  action owners %d/%d, due dates %d/%d (of the found actions that state one)",
+		tl.owners.right, tl.owners.stated, tl.dues.right, tl.dues.stated)
 }
 
 // tally is the scores of some batches.
 type tally struct {
 	items, facts score
 	perType      map[tenure.StateType]*score
+	// owners and dues count the found actions whose label states an
+	// owner or due date, and how many of them the prediction has right.
+	owners, dues struct{ stated, right int }
 }
 
 func newTally() *tally {
@@ -215,15 +292,25 @@ func (tl *tally) merge(o *tally) {
 	for st, s := range o.perType {
 		*tl.perType[st] = tl.perType[st].plus(*s)
 	}
+	tl.owners.stated += o.owners.stated
+	tl.owners.right += o.owners.right
+	tl.dues.stated += o.dues.stated
+	tl.dues.right += o.dues.right
 }
 
 func (s score) plus(o score) score { return score{s.tp + o.tp, s.pred + o.pred, s.gold + o.gold} }
 
 // add scores one batch's result against the labels of its messages,
-// matching each label to at most one prediction and logging the misses and
-// the spurious predictions.
-func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.Result) {
+// matching each label to at most one prediction, and logs the misses and
+// the spurious predictions when verbose is set. Held-out parts are scored
+// without it, so that they are not looked at case by case.
+func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.Result, verbose bool) {
 	t.Helper()
+	logf := func(format string, args ...any) {
+		if verbose {
+			t.Logf(format, args...)
+		}
+	}
 	usedItem := make([]bool, len(res.Items))
 	usedFact := make([]bool, len(res.Facts))
 	for _, l := range ls {
@@ -234,12 +321,30 @@ func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.R
 		for _, want := range l.Items {
 			tl.items.gold++
 			tl.perType[want.Type].gold++
-			if k := bestItem(res.Items, usedItem, id, want.Type, want.Text); k >= 0 {
-				usedItem[k] = true
-				tl.items.tp++
-				tl.perType[want.Type].tp++
-			} else {
-				t.Logf("missed item %s %s: %q", id, want.Type, want.Text)
+			k := bestItem(res.Items, usedItem, id, want.Type, want.Text)
+			if k < 0 {
+				logf("missed item %s %s: %q", id, want.Type, want.Text)
+				continue
+			}
+			usedItem[k] = true
+			tl.items.tp++
+			tl.perType[want.Type].tp++
+			got := res.Items[k].Item
+			if want.Owner != "" {
+				tl.owners.stated++
+				if sameOwner(got.Owner, want.Owner) {
+					tl.owners.right++
+				} else {
+					logf("wrong owner %s: %q, want %q", id, got.Owner, want.Owner)
+				}
+			}
+			if want.Due != "" {
+				tl.dues.stated++
+				if got.Due == want.Due {
+					tl.dues.right++
+				} else {
+					logf("wrong due date %s: %q, want %q", id, got.Due, want.Due)
+				}
 			}
 		}
 		for _, want := range l.Facts {
@@ -248,7 +353,7 @@ func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.R
 				usedFact[k] = true
 				tl.facts.tp++
 			} else {
-				t.Logf("missed fact %s: %s %s %q", id, want.Subject, want.Attribute, want.Value)
+				logf("missed fact %s: %s %s %q", id, want.Subject, want.Attribute, want.Value)
 			}
 		}
 	}
@@ -256,15 +361,25 @@ func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.R
 		tl.items.pred++
 		tl.perType[c.Item.Type].pred++
 		if !usedItem[k] {
-			t.Logf("spurious item %v %s: %q", c.Item.Refs, c.Item.Type, c.Item.Text)
+			logf("spurious item %v %s: %q", c.Item.Refs, c.Item.Type, c.Item.Text)
 		}
 	}
 	for k, f := range res.Facts {
 		tl.facts.pred++
 		if !usedFact[k] {
-			t.Logf("spurious fact %v: %s %s %q", f.Refs, f.Subject, f.Attribute, f.Value)
+			logf("spurious fact %v: %s %s %q", f.Refs, f.Subject, f.Attribute, f.Value)
 		}
 	}
+}
+
+// sameOwner reports whether a predicted owner names the labelled one: the
+// same name, or its first word ("Tom" for "Tom Reyes").
+func sameOwner(got, want string) bool {
+	if strings.EqualFold(got, want) {
+		return true
+	}
+	g, w := strings.Fields(got), strings.Fields(want)
+	return len(g) > 0 && len(w) > 0 && strings.EqualFold(g[0], w[0]) && (len(g) == 1 || len(w) == 1)
 }
 
 // bestItem is the unused prediction of type typ citing message id that

@@ -11,14 +11,23 @@ import (
 // need ("need to rotate the keys") and a request with a deadline ("can you
 // send me the estimate by Wednesday?").
 var (
-	commitRe     = mustPattern(`(?i)\b(?:i|we)(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|\s+are\s+going\s+to)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
-	needRe       = mustPattern(`(?i)(?:^|\b(?:i|we|you)\s+)(?:really\s+|still\s+|also\s+|just\s+|definitely\s+|first\s+)?(?:need|have|'ve\s+got|got|gotta)\s+to\s+([a-z][a-z-]*)\b(.*)`)
-	letsRe       = mustPattern(`(?i)\blet'?s\s+([a-z][a-z-]*)\b(.*)`)
-	gottaRe      = mustPattern(`(?i)(?:^|\bi\s+)gotta\s+([a-z][a-z-]*)\b(.*)`)
-	requestRe    = mustPattern(`(?i)^(?:can|could|would|will)\s+(?:you|someone|somebody|anyone)\s+(?:please\s+)?([a-z][a-z-]*)\b(.*)$`)
-	asksListener = mustPattern(`(?i)^\w+\s+you\b`)
-	vocative     = mustPattern(`,\s*[A-Z][\p{L}-]*$`)
-	meRe         = mustPattern(`(?i)\bme\b`)
+	commitRe = mustPattern(`(?i)\b(i|we)(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|\s+are\s+going\s+to)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
+	needRe   = mustPattern(`(?i)(?:^|\b(i|we|you)\s+)(?:really\s+|still\s+|also\s+|just\s+|definitely\s+|first\s+)?(?:need|have|'ve\s+got|got|gotta)\s+to\s+([a-z][a-z-]*)\b(.*)`)
+	// thirdRe is a named person's commitment: "Marco will set up the
+	// pipeline", "Lena is going to draft the policy", "Tomás from
+	// Northwind will send the dataset".
+	thirdRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+(?:from|at|of)\s+[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)?\s+(?:will|'ll|is\s+going\s+to|is\s+gonna|has\s+to|needs\s+to|is\s+to)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
+	// pronounCommitRe is a commitment by "she", "he" or "they", whose
+	// owner is the person the sentence named before it.
+	pronounCommitRe = mustPattern(`(?i)(?:^|,\s+|\band\s+|\bso\s+)(she|he|they)(?:'ll|\s+will|'s\s+going\s+to|\s+is\s+going\s+to)\s+(?:(?:also|then|first|just)\s+)?([a-z][a-z-]*)\b(.*)`)
+	// leadingVocative is a name a request opens with: "Priya, can you ...".
+	leadingVocative = mustPattern(`^([A-Z][\p{L}-]+),\s+`)
+	letsRe          = mustPattern(`(?i)\blet'?s\s+([a-z][a-z-]*)\b(.*)`)
+	gottaRe         = mustPattern(`(?i)(?:^|\bi\s+)gotta\s+([a-z][a-z-]*)\b(.*)`)
+	requestRe       = mustPattern(`(?i)^(?:can|could|would|will)\s+(?:you|someone|somebody|anyone)\s+(?:please\s+)?([a-z][a-z-]*)\b(.*)$`)
+	asksListener    = mustPattern(`(?i)^\w+\s+you\b`)
+	vocative        = mustPattern(`,\s*[A-Z][\p{L}-]*$`)
+	meRe            = mustPattern(`(?i)\bme\b`)
 )
 
 // idleVerbs take no task: "I'll be there", "I'll see", "gotta run", and
@@ -29,7 +38,7 @@ var idleVerbs = map[string]bool{"be": true, "have": true, "see": true, "try": tr
 	"always": true, "still": true, "go": true, "come": true, "wait": true, "pass": true, "survive": true,
 	"manage": true, "say": true, "admit": true, "talk": true, "relax": true, "sleep": true, "rest": true,
 	"leave": true, "know": true, "feel": true, "guess": true, "hope": true, "stay": true,
-	"mind": true, "eat": true, "grab": true, "die": true}
+	"mind": true, "eat": true, "grab": true, "die": true, "join": true, "attend": true}
 
 // particles complete phrasal verbs ("write up", "send over").
 var particles = map[string]bool{"up": true, "over": true, "out": true, "back": true, "off": true, "down": true}
@@ -45,9 +54,18 @@ func action(mc *messageContext, t *text) (found, bool) {
 		// An assistant's "I'll ..." is done in its next turn.
 		return found{}, false
 	}
-	f, ok := commitment(t)
+	if f, ok := named(mc, t); ok {
+		return f, true
+	}
+	f, who, ok := commitment(t)
 	if !ok {
 		return f, false
+	}
+	switch lower(who) {
+	case "i", "":
+		f.owner = mc.subject
+	case "you":
+		f.owner = mc.addressee
 	}
 	// A task is read away from its conversation: "you" and "my" become
 	// the people they stand for, when that is certain.
@@ -65,23 +83,81 @@ var (
 	myRe  = mustPattern(`(^|\s)my(\s)`)
 )
 
-func commitment(t *text) (found, bool) {
+// named reads a commitment of a named person ("Marco will set up the
+// pipeline by Friday") or of one a pronoun stands for ("my friend Noor
+// ..., she'll pick the wine"), whose owner is that person.
+func named(mc *messageContext, t *text) (found, bool) {
+	if m := thirdRe.FindTextSubmatch(t); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
+		f, ok := task(m[2], m[3], tenure.ConfidenceHigh)
+		f.owner = m[1]
+		return f, ok
+	}
+	if m := pronounCommitRe.FindTextSubmatchIndex(t); m != nil {
+		who := lastName(t.s[:m[0]])
+		if who == "" {
+			return found{}, false
+		}
+		f, ok := task(t.s[m[4]:m[5]], t.s[m[6]:m[7]], tenure.ConfidenceMedium)
+		f.owner = who
+		return f, ok
+	}
+	return found{}, false
+}
+
+// honorifics may open a name: "Dr. Okafor".
+var honorifics = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "mx": true}
+
+// properNames reports whether s is a name: proper names, an honorific
+// first, "&" between ("Hollis & Co").
+func properNames(s string) bool {
+	for i, w := range strings.Fields(s) {
+		switch {
+		case i == 0 && honorifics[lower(strings.TrimSuffix(w, "."))] && len(strings.Fields(s)) > 1:
+		case i > 0 && w == "&":
+		case !isProperName(w):
+			return false
+		}
+	}
+	return s != ""
+}
+
+// lastName is the last proper name of s that does not open it, or "".
+func lastName(s string) string {
+	ws := strings.Fields(s)
+	for i := len(ws) - 1; i > 0; i-- {
+		if w := strings.TrimRight(ws[i], ",.;:!?"); isProperName(w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// commitment reads a commitment and returns it with who committed: "i",
+// "we", "you", or "" for a sentence with no subject ("need to ...").
+func commitment(t *text) (found, string, bool) {
 	if m := commitRe.FindTextSubmatch(t); m != nil {
 		going := strings.Contains(lower(m[0]), "going")
-		if !(going && lifeVerbs[lower(m[1])]) {
-			if f, ok := task(m[1], m[2], tenure.ConfidenceHigh); ok {
-				return f, true
+		if !(going && lifeVerbs[lower(m[2])]) {
+			if f, ok := task(m[2], m[3], tenure.ConfidenceHigh); ok {
+				return f, m[1], true
 			}
 		}
 	}
 	// "Let's <verb>" that is not a decision (those are matched first)
 	// proposes a task to the group.
-	for _, re := range []*pattern{needRe, gottaRe, letsRe} {
-		if m := re.FindTextSubmatch(t); m != nil {
-			return task(m[1], m[2], tenure.ConfidenceMedium)
-		}
+	if m := needRe.FindTextSubmatch(t); m != nil {
+		f, ok := task(m[2], m[3], tenure.ConfidenceMedium)
+		return f, m[1], ok
 	}
-	return found{}, false
+	if m := gottaRe.FindTextSubmatch(t); m != nil {
+		f, ok := task(m[1], m[2], tenure.ConfidenceMedium)
+		return f, "i", ok
+	}
+	if m := letsRe.FindTextSubmatch(t); m != nil {
+		f, ok := task(m[1], m[2], tenure.ConfidenceMedium)
+		return f, "we", ok
+	}
+	return found{}, "", false
 }
 
 // task is an action of verb and the clause of rest, when the verb does
@@ -103,16 +179,26 @@ func task(verb, rest string, conf tenure.Confidence) (found, bool) {
 // a deadline. Without a deadline it is too often a favour asked in passing
 // ("can you help me plan a trip?"). "me" is the speaker.
 func request(mc *messageContext, t string) (found, bool) {
+	owner := mc.addressee
+	if m := leadingVocative.FindStringSubmatch(t); m != nil && isProperName(m[1]) {
+		owner, t = m[1], t[len(m[0]):]
+	}
 	m := requestRe.FindStringSubmatch(t)
 	if m == nil || !dueRe.MatchString(m[2]) {
 		return found{}, false
 	}
-	rest := vocative.ReplaceAllString(strings.TrimSpace(m[2]), "")
+	rest := strings.TrimSpace(m[2])
+	if v := vocative.re.FindString(rest); v != "" && vocative.may(rest) {
+		owner = strings.TrimSpace(strings.TrimLeft(v, ","))
+		rest = strings.TrimSuffix(rest, v)
+	}
 	if mc.msg.Speaker != "" {
 		rest = meRe.ReplaceAllString(rest, mc.msg.Speaker)
 		rest = myRe.ReplaceAllString(rest, "${1}"+mc.msg.Speaker+"'s${2}")
 	}
-	return task(m[1], rest, tenure.ConfidenceMedium)
+	f, ok := task(m[1], rest, tenure.ConfidenceMedium)
+	f.owner = owner
+	return f, ok
 }
 
 // Questions that are not open items: greetings, rhetorical and tag
@@ -137,13 +223,15 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 	if !mc.human || s.emphatic {
 		return found{}, false
 	}
-	t = vocative.ReplaceAllString(tidy(t), "")
-	if m := requestRe.FindStringSubmatch(t); m != nil && (dueRe.MatchString(m[2]) || asksListener.MatchString(t)) {
+	t = tidy(t)
+	asked := leadingVocative.ReplaceAllString(vocative.ReplaceAllString(t, ""), "")
+	if m := requestRe.FindStringSubmatch(asked); m != nil && (dueRe.MatchString(m[2]) || asksListener.MatchString(asked)) {
 		// A request with a deadline is a task; a favour asked of the
 		// listener ("can you help me plan a trip?") is neither a task nor
 		// an open question. "Can anyone explain ...?" is a question.
 		return request(mc, t)
 	}
+	t = vocative.ReplaceAllString(t, "")
 	t, ok := questionClause(t)
 	if !ok || smallTalkRe.MatchString(t) || personalRe.MatchString(t) {
 		return found{}, false

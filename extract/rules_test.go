@@ -3,6 +3,7 @@ package extract_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -309,7 +310,7 @@ func TestRulesCandidates(t *testing.T) {
 	want := tenure.StateItem{
 		UID: tenure.StateUID(tenure.StateAction, "Rotate the staging API keys"), Type: tenure.StateAction,
 		Text: "Rotate the staging API keys", Status: "open", TopicTags: []string{"api"}, Refs: []string{"m1", "m2"},
-		Confidence: tenure.ConfidenceHigh, Source: extract.RulesSource, ThreadID: "t",
+		Confidence: tenure.ConfidenceHigh, Source: extract.RulesSource, ThreadID: "t", Subject: "rotate staging api keys",
 	}
 	if diff := cmp.Diff(want, it); diff != "" {
 		t.Errorf("item (-want +got):\n%s", diff)
@@ -344,32 +345,57 @@ func TestRulesQuestionStatus(t *testing.T) {
 	}
 }
 
-func TestRulesSupersedes(t *testing.T) {
-	old := tenure.StateItem{Type: tenure.StateDecision, Text: "Use Recharts for the charts", Status: "active"}
-	old.UID = tenure.StateUID(old.Type, old.Text)
-	other := tenure.StateItem{Type: tenure.StateConstraint, Text: "Charts must render in under 100 ms", Status: "active"}
-	other.UID = tenure.StateUID(other.Type, other.Text)
-	done := tenure.StateItem{Type: tenure.StateDecision, Text: "Use D3 for the charts", Status: "superseded"}
-	done.UID = tenure.StateUID(done.Type, done.Text)
-	existing := []tenure.StateItem{other, done, old}
+// TestRulesIssueMisses replays what the rules missed in the issue: a
+// negative constraint, a third person's action with a due date, people
+// facts, and a decision between alternatives.
+func TestRulesIssueMisses(t *testing.T) {
 	r := extract.NewRules(extract.RulesOptions{})
-	for _, tc := range []struct {
-		name, content, want string
-	}{
-		{"OK/switched", "We switched to ECharts for the charts instead of Recharts.", old.UID},
-		{"OK/no_longer", "We're no longer using Recharts; let's use ECharts for the charts.", old.UID},
-		{"NoTrigger", "Let's use ECharts for the charts.", ""},
-		{"NoSharedWords", "We switched to Vite instead of webpack.", ""},
+	march := time.Date(2025, time.March, 10, 9, 0, 0, 0, time.UTC) // a Monday
+	msg := func(id, content string) tenure.Message {
+		return tenure.Message{ThreadID: "t", ID: id, Role: "user", Speaker: "Sam", Content: content, CreatedAt: march}
+	}
+	res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{
+		msg("m1", "Reminder: we cannot store raw IP addresses (GDPR)."),
+		msg("m2", "Marco will set up the ingestion pipeline by Friday March 14."),
+		msg("m3", "John is my cofounder, and Sarah is the CEO."),
+		msg("m4", "We decided to go with ClickHouse instead of Postgres for the event store."),
+	}})
+	var got []string
+	for _, c := range res.Items {
+		got = append(got, fmt.Sprintf("%s %q owner=%q due=%q", c.Item.Type, c.Item.Text, c.Item.Owner, c.Item.Due))
+	}
+	for _, f := range res.Facts {
+		got = append(got, fmt.Sprintf("fact %s %s %q", f.Subject, f.Attribute, f.Value))
+	}
+	want := []string{
+		`constraint "We cannot store raw IP addresses (GDPR)" owner="" due=""`,
+		`action "Set up the ingestion pipeline by 14 March 2025" owner="Marco" due="2025-03-14"`,
+		`decision "Go with ClickHouse instead of Postgres for the event store" owner="" due=""`,
+		`fact Sam's cofounder name "John"`,
+		`fact Sarah role "CEO"`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("items and facts (-want +got):\n%s", diff)
+	}
+}
+
+// TestRulesNoTimeOfDayLikes checks that "a morning person" prefers a
+// time of day rather than likes it (the issue's "Sam likes morning").
+func TestRulesNoTimeOfDayLikes(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	for content, want := range map[string][]string{
+		"I'm a morning person, so standups at 9 work.": nil,
+		"I'm not a morning person at all.":             nil,
+		"Honestly I'm more of a yoga person.":          {"Sam likes yoga"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := extractBatch(t, r, extract.Batch{Messages: []tenure.Message{say("m1", tc.content)}, Existing: existing})
-			if len(res.Items) != 1 {
-				t.Fatalf("got %d items, want 1: %+v", len(res.Items), res.Items)
-			}
-			if got := res.Items[0].Supersedes; got != tc.want {
-				t.Errorf("Supersedes = %q, want %q", got, tc.want)
-			}
-		})
+		res := extractBatch(t, r, extract.Batch{Messages: []tenure.Message{say("m1", content)}})
+		var got []string
+		for _, f := range res.Facts {
+			got = append(got, f.Text)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("facts of %q = %q, want %q", content, got, want)
+		}
 	}
 }
 
@@ -383,7 +409,7 @@ func TestRulesDeterministic(t *testing.T) {
 			t.Fatalf("thread %s: results differ between runs (-first +second):\n%s", b.ThreadID, diff)
 		}
 		for _, c := range a.Items {
-			if want := tenure.StateUID(c.Item.Type, c.Item.Text); c.Item.UID != want {
+			if want := c.Item.ItemUID(); c.Item.UID != want {
 				t.Errorf("uid of %q = %s, want %s", c.Item.Text, c.Item.UID, want)
 			}
 		}
@@ -419,7 +445,7 @@ func FuzzRules(f *testing.F) {
 			if err := c.Item.Validate(); err != nil {
 				t.Errorf("item %+v does not validate: %v", c.Item, err)
 			}
-			if c.Item.UID != tenure.StateUID(c.Item.Type, c.Item.Text) {
+			if c.Item.UID != c.Item.ItemUID() {
 				t.Errorf("item %q has uid %s", c.Item.Text, c.Item.UID)
 			}
 			if len(c.Item.Refs) == 0 || !subset(c.Item.Refs, ids) {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,13 +16,19 @@ var deadlinePreps = map[string]bool{"by": true, "before": true, "until": true, "
 
 // datesExplicit rewrites the relative dates of an action or constraint as
 // calendar dates, so that "ship the report by Friday" still means the same
-// day when it is read a month later. A bare weekday counts forward: a task
-// is due on the coming Friday, where a story's "on Friday" was the last
-// one, which is how the temporal package reads it.
-func (r *Rules) datesExplicit(text string, ref time.Time) string {
+// day when it is read a month later, and returns the due date it states:
+// the first date after a deadline preposition ("by", "before", "on" ...)
+// or a day named by itself ("today", "tomorrow"), as YYYY-MM-DD, YYYY-MM
+// or YYYY by its precision (a week is no due date), or "". A bare weekday
+// counts forward: a task is due on the coming Friday, where a story's "on
+// Friday" was the last one, which is how the temporal package reads it. A
+// day of a month without a year ("by March 14", "by Friday March 14") is
+// the next such day, or this year's when it passed less than a month ago.
+func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 	if ref.IsZero() {
-		return text
+		return text, ""
 	}
+	text, due := monthDays(text, ref)
 	var b strings.Builder
 	rest := text
 	for _, d := range r.resolve(text, ref) {
@@ -37,12 +44,103 @@ func (r *Rules) datesExplicit(text string, ref time.Time) string {
 		if bare || strings.HasPrefix(lower(d.Expr), "on ") {
 			d.Date = forward(d.Date, ref)
 		}
+		if due == "" && (dueWords[prev] || dayWords[lower(d.Expr)]) {
+			due = dueOf(d)
+		}
 		b.WriteString(rest[:k])
 		b.WriteString(datePhrase(d, prev))
 		rest = rest[k+len(d.Expr):]
 	}
 	b.WriteString(rest)
-	return b.String()
+	return b.String(), due
+}
+
+// dueWords are the words after which a date is when something is due.
+var dueWords = map[string]bool{"by": true, "before": true, "until": true, "till": true, "due": true,
+	"on": true, "than": true}
+
+// dayWords name a day by themselves.
+var dayWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true}
+
+// dueOf renders a resolved date as a due date at its precision.
+func dueOf(d tenure.ResolvedDate) string {
+	switch d.Granularity {
+	case temporal.Day:
+		return d.Date.Format("2006-01-02")
+	case temporal.Month:
+		return d.Date.Format("2006-01")
+	case temporal.Year:
+		return d.Date.Format("2006")
+	}
+	return ""
+}
+
+// monthDayRe is a day of a month without a year, with the weekday it may
+// follow: "March 14", "14th of March", "Friday March 14".
+var monthDayRe = mustPattern(`(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?|(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(` + monthNames + `)\.?)\b(,?\s+\d{4})?`)
+
+const monthNames = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec`
+
+// staleDays is how long ago this year's date of a month-day may be and
+// still be meant: later than that, the next year's is.
+const staleDays = 31
+
+// monthDays writes the days of a month text names without a year as full
+// dates and returns the due date the first of them after a deadline word
+// states.
+func monthDays(text string, ref time.Time) (string, string) {
+	ms := monthDayRe.re.FindAllStringSubmatchIndex(text, -1)
+	if ms == nil {
+		return text, ""
+	}
+	var b strings.Builder
+	due, last := "", 0
+	for _, m := range ms {
+		if m[10] >= 0 {
+			continue // it has a year
+		}
+		var mon, day string
+		if m[2] >= 0 {
+			mon, day = text[m[2]:m[3]], text[m[4]:m[5]]
+		} else {
+			mon, day = text[m[8]:m[9]], text[m[6]:m[7]]
+		}
+		month := monthNumber(mon)
+		dn, err := strconv.Atoi(day)
+		if month == 0 || err != nil || dn < 1 || dn > 31 {
+			continue
+		}
+		y, _, _ := ref.Date()
+		d := time.Date(y, month, dn, 0, 0, 0, 0, time.UTC)
+		if d.Day() != dn {
+			continue // 31 April
+		}
+		today := time.Date(ref.Year(), ref.Month(), ref.Day(), 0, 0, 0, 0, time.UTC)
+		if d.Before(today.AddDate(0, 0, -staleDays)) {
+			d = d.AddDate(1, 0, 0)
+		}
+		rd := tenure.ResolvedDate{Expr: text[m[0]:m[1]], Date: d, Granularity: temporal.Day}
+		if due == "" && dueWords[lastWord(text[:m[0]])] {
+			due = dueOf(rd)
+		}
+		b.WriteString(text[last:m[0]])
+		b.WriteString(temporal.Format(rd))
+		last = m[1]
+	}
+	b.WriteString(text[last:])
+	return b.String(), due
+}
+
+// monthNumber is the month a name or abbreviation names, or 0.
+func monthNumber(name string) time.Month {
+	name = lower(name)
+	for m := time.January; m <= time.December; m++ {
+		full := lower(m.String())
+		if name == full || len(name) >= 3 && strings.HasPrefix(full, name) {
+			return m
+		}
+	}
+	return 0
 }
 
 // forward moves a date before the reference day a week ahead.

@@ -54,7 +54,7 @@ func cleanValue(raw string, kind valueKind) (string, bool) {
 	if kind == ingValue || kind == lifeValue {
 		limit = maxPlanWords
 	}
-	if v == "" || len(w) == 0 || len(strings.Fields(v)) > limit || badValueStarts[w[0]] {
+	if v == "" || len(w) == 0 || len(strings.Fields(v)) > limit || badValueStarts[w[0]] && kind != titleValue {
 		return "", false
 	}
 	switch kind {
@@ -76,6 +76,11 @@ func cleanValue(raw string, kind valueKind) (string, bool) {
 		return v, true
 	case teachValue:
 		return w[0] + " teacher", len(w) == 1 && !stopwords[w[0]]
+	case likedKind:
+		return v, !dayParts[w[0]]
+	case nameValue:
+		r, _ := utf8.DecodeRuneInString(v)
+		return v, unicode.IsUpper(r) && !nationalities[w[0]] && !calendarWords[w[0]]
 	}
 	return v, true
 }
@@ -120,8 +125,24 @@ var (
 		electrician, plumber, carpenter, mechanic, farmer, professor, lecturer, tutor, coach, trainer,
 		freelancer, entrepreneur, founder, ceo, cto, intern, paramedic, surgeon, psychologist, worker,
 		editor, translator, cashier, waiter, waitress, bartender, director, administrator, technician,
-		salesperson, recruiter, marketer, economist, physician, midwife, caregiver, volunteer, clerk`)
-	identities = set(`woman, man, person, guy, girl, mom, mother, dad, father, parent, introvert, extrovert,
+		salesperson, recruiter, marketer, economist, physician, midwife, caregiver, volunteer, clerk,
+		sommelier, paralegal, dietitian, nutritionist, optometrist, receptionist, secretary, attorney, banker,
+		broker, realtor, agent, auditor, investor, executive, supervisor, coordinator, specialist, hairdresser,
+		barber, tailor, butcher, florist, gardener, housekeeper, nanny, babysitter, actor, actress, singer,
+		dancer, athlete, soldier, sailor, lifeguard, detective, judge, priest, pastor, rabbi, imam, dean,
+		surveyor, welder, programmer, tester, strategist, planner, instructor, professor, radiologist,
+		facilitator, moderator, organizer, organiser, caterer, photographer, contractor, vendor, supplier`)
+	// roles are job titles within an organisation: "the CEO", "our head
+	// of data", "the IT director".
+	roles = set(`ceo, cto, cfo, coo, cmo, cpo, ciso, cio, vp, svp, evp, president, chairman, chairwoman,
+		chair, founder, cofounder, co-founder, owner, head, director, manager, lead, chief, officer, admin,
+		administrator, partner, principal, treasurer, coordinator, supervisor, captain`)
+	// nationalities are capitalised but are not names.
+	nationalities = set(`italian, french, german, spanish, british, english, american, canadian, mexican,
+		chinese, japanese, korean, indian, irish, scottish, welsh, swedish, dutch, polish, russian,
+		brazilian, australian, portuguese, greek, turkish, jewish, muslim, christian, catholic, hindu,
+		buddhist, african, european, asian, latino, latina, swiss, austrian, danish, norwegian, finnish`)
+	identities = set(`woman, man, guy, girl, mom, mother, dad, father, parent, introvert, extrovert,
 		immigrant, veteran, christian, muslim, jew, atheist, lesbian, twin, grandmother, grandfather, widow, widower`)
 	diets      = set(`vegan, vegetarian, pescatarian`)
 	quantities = set(`a, an, one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve,
@@ -130,7 +151,10 @@ var (
 		puppies, kitten, kittens, pet, pets, bird, birds, parrot, fish, hamster, rabbit, rabbits, horse, horses,
 		sibling, siblings, sister, sisters, brother, brothers, grandkid, grandkids, grandchild, grandchildren,
 		twins, baby, house, car, boyfriend, girlfriend, husband, wife, partner, stepson, stepdaughter`)
-	foods = set(`meat, red meat, pork, beef, fish, dairy, gluten, eggs, seafood, sugar, chicken,
+	// dayParts are times of day, which "a morning person" prefers rather
+	// than likes.
+	dayParts = set(`morning, mornings, night, nights, evening, evenings, afternoon, early, late, day, people`)
+	foods    = set(`meat, red meat, pork, beef, fish, dairy, gluten, eggs, seafood, sugar, chicken,
 		animal products, shellfish, nuts`)
 )
 

@@ -77,44 +77,6 @@ func countContentWords(s string, limit int) int {
 	return n
 }
 
-// sharedWords counts the words two word lists have in common.
-func sharedWords(a, b []string) int {
-	n := 0
-	for _, w := range a {
-		if slices.Contains(b, w) {
-			n++
-		}
-	}
-	return n
-}
-
-// supersedes names the existing item a new item replaces: one of the same
-// type, still active, sharing the most content words with the message, when
-// the message uses change language ("instead", "switched", "no longer").
-// A decision must also use a replacement verb ("use", "switch to"), since
-// "no longer" alone can end a decision without making a new one.
-func supersedes(it tenure.StateItem, message string, existing []tenure.StateItem) string {
-	// With nothing to supersede, reading the message for change language
-	// would be wasted.
-	if len(existing) == 0 || tenure.SupersessionTrigger(message) == "" {
-		return ""
-	}
-	if it.Type == tenure.StateDecision && !tenure.HasReplacementVerb(message) {
-		return ""
-	}
-	said := contentWords(message)
-	best, bestShared := "", 0
-	for _, old := range existing {
-		if old.Type != it.Type || old.UID == it.UID || old.Status == "superseded" {
-			continue
-		}
-		if n := sharedWords(contentWords(old.Text), said); n > bestShared {
-			best, bestShared = old.UID, n
-		}
-	}
-	return best
-}
-
 // genericWords are content words too common to tag an item with.
 var genericWords = map[string]bool{"write": true, "send": true, "add": true, "update": true,
 	"check": true, "book": true, "keep": true, "switch": true, "stay": true, "work": true,

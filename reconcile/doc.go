@@ -9,4 +9,10 @@
 // later report wins), then source trust (source authority, then
 // confidence). If everything ties, both claims are quarantined. How often a
 // claim was repeated never matters.
+//
+// DecideState reconciles an extracted structured-state item with a
+// thread's items: merge, supersede, insert or conflict, decided from the
+// items' slots (package slot) first — a changed value is never merged —
+// and from embedding similarity only when a real embedder supplies it
+// (docs/state.md).
 package reconcile

@@ -1,10 +1,12 @@
 package reconcile
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/slot"
 )
 
 // StateThresholds are the similarity bands of structured-state
@@ -55,10 +57,33 @@ func (t StateThresholds) Validate() error {
 	return nil
 }
 
-// StateMatch is an existing item and its raw similarity to a candidate.
+// StateCandidate is a candidate item and what reconciliation reads
+// besides it.
+type StateCandidate struct {
+	Item *tenure.StateItem
+	// UserRef is the first of the item's refs that points to a user
+	// message, or "" when none does.
+	UserRef string
+	// Supersedes is the uid of an existing item the extractor says the
+	// candidate replaces (an LLM's "supersedes"), or "".
+	Supersedes string
+	// Context is the text of the messages the item was extracted from,
+	// read for reversal cues ("actually", "instead", "no longer") and
+	// additive ones ("too", "as well").
+	Context string
+}
+
+// StateMatch is an existing item and, when an embedder is configured, its
+// similarity to the candidate.
 type StateMatch struct {
-	Item   *tenure.StateItem
-	Cosine float64
+	Item *tenure.StateItem
+	// Slot is Item's analysis; nil means DecideState reads it. Callers
+	// that compare many candidates with the same items keep it.
+	Slot *slot.Item
+	// Cosine is the embedding similarity to the candidate, read only when
+	// Embedded is set.
+	Cosine   float64
+	Embedded bool
 }
 
 // StateAction is what reconciliation does with a candidate.
@@ -78,7 +103,12 @@ type StateDecision struct {
 	Action StateAction
 	// Target is the existing item merged into, superseded or conflicted.
 	Target *tenure.StateItem
-	// Score is the boosted similarity to Target.
+	// Reason says what decided: "uid", "extractor", the slot relation and
+	// what differs ("same", "changed quantity", "changed instead",
+	// "refined due" ...), "similarity", or "" for an insert.
+	Reason string
+	// Score is the boosted similarity to Target when an embedder decided
+	// or was consulted, else 0.
 	Score float64
 	// Evidence is set when Action is StateSupersede.
 	Evidence *tenure.SupersessionEvidence
@@ -103,62 +133,141 @@ func sharesTopic(a, b []string) bool {
 	return false
 }
 
-// DecideState applies the deterministic decision tree to candidate c.
-// matches are the existing items of c's thread (any type: other types are
-// ignored, so items never merge or conflict across types). userRef is the
-// first of c's refs that points to a user message ("" when none does).
+// DecideState decides what becomes of candidate c among matches, the
+// existing items of its thread (items of other types are never merged
+// into, superseded or conflicted; superseded items only stop a candidate
+// with their uid, which is skipped rather than resurrected). In order:
 //
-// An item with c's uid is a merge whatever the similarity, unless it is
-// superseded (never resurrected: skip). Otherwise the best-scoring active
-// item of the same type decides: ≥ Merge merges; in [Conflict, Merge) the
-// candidate supersedes it when the supersession check holds (a trigger
-// phrase, a user ref and a replacement verb) and conflicts with it
-// otherwise; below Conflict, or with no match, the candidate is inserted.
-func DecideState(t StateThresholds, c *tenure.StateItem, userRef string, matches []StateMatch) StateDecision {
+//  1. An active item with c's uid: merge.
+//  2. c.Supersedes naming an active item of c's type: supersede it (the
+//     extractor saw the change; the spec's guard is the type).
+//  3. Slots (package slot): among the active items of c's type, the one
+//     on the same slot with the largest frame overlap, an item c says it
+//     replaces first. The same value: merge. A changed value (number,
+//     unit, bound, date, time, version, name, owner, due date, polarity)
+//     or a value added (a refinement): supersede when a user message
+//     states c, conflict otherwise (an assistant does not overrule the
+//     user). A changed value is never merged.
+//  4. Only when matches carry embedding similarities (a real embedder is
+//     configured): the best-scoring active item of c's type. At or above
+//     Merge it is merged into, unless a value differs (then as in 3); in
+//     [Conflict, Merge) c supersedes it when the message has a reversal
+//     cue and a user message states c, and conflicts with it otherwise.
+//  5. Otherwise c is inserted.
+func DecideState(t StateThresholds, c StateCandidate, matches []StateMatch) StateDecision {
 	t = t.WithDefaults()
-	var best *tenure.StateItem
-	bestScore := -1.0
+	it := c.Item
+	var active []StateMatch
 	for _, m := range matches {
 		old := m.Item
-		if old.Type != c.Type {
+		if old.Type != it.Type {
 			continue
 		}
-		if old.UID == c.UID {
+		if old.UID == it.UID {
 			if old.Status == "superseded" {
-				return StateDecision{Action: StateSkip, Target: old, Score: 1}
+				return StateDecision{Action: StateSkip, Target: old, Reason: "uid"}
 			}
-			return StateDecision{Action: StateMerge, Target: old, Score: 1}
+			return StateDecision{Action: StateMerge, Target: old, Reason: "uid"}
 		}
-		if old.Status == "superseded" {
+		if old.Status != "superseded" {
+			active = append(active, m)
+		}
+	}
+	cues := slot.ReadCues(c.Context)
+	trigger := func(fallback string) string { return cmp.Or(cues.Reversal, fallback) }
+	if c.Supersedes != "" {
+		for _, m := range active {
+			if m.Item.UID == c.Supersedes {
+				return supersede(c, m.Item, "extractor", trigger("supersedes"), 0)
+			}
+		}
+	}
+	cand := slot.NewItem(it)
+	var best *tenure.StateItem
+	var bestRes slot.Result
+	for _, m := range active {
+		sx := m.Slot
+		if sx == nil {
+			sx = slot.NewItem(m.Item)
+		}
+		r := slot.Compare(sx, cand, cues)
+		if r.Relation == slot.Different {
 			continue
 		}
-		// Ties go to the earlier match, so the order of matches (by uid)
+		// The item c says it replaces first, then the largest overlap;
+		// ties go to the earlier match, so the order of matches (by uid)
 		// makes the decision deterministic.
-		if s := t.Score(c, old, m.Cosine); s > bestScore {
-			best, bestScore = old, s
+		if best == nil || rank(r) > rank(bestRes) {
+			best, bestRes = m.Item, r
 		}
 	}
-	switch {
-	case best == nil || bestScore < t.Conflict:
+	if best != nil {
+		reason := bestRes.Relation.String() + " " + bestRes.Reason
+		if bestRes.Relation == slot.Same {
+			return StateDecision{Action: StateMerge, Target: best, Reason: reason}
+		}
+		if c.UserRef == "" {
+			return StateDecision{Action: StateConflict, Target: best, Reason: reason}
+		}
+		return supersede(c, best, reason, trigger(reason), 0)
+	}
+	return decideBySimilarity(t, c, cand, cues, active)
+}
+
+// rank orders slot results: an item the candidate names as replaced, then
+// by frame overlap.
+func rank(r slot.Result) float64 {
+	if r.Reason == "instead" {
+		return 2 + r.Overlap
+	}
+	return r.Overlap
+}
+
+// decideBySimilarity is step 4 of DecideState.
+func decideBySimilarity(t StateThresholds, c StateCandidate, cand *slot.Item, cues slot.Cues, active []StateMatch) StateDecision {
+	var best *StateMatch
+	bestScore := -1.0
+	for i := range active {
+		m := &active[i]
+		if !m.Embedded {
+			continue
+		}
+		if s := t.Score(c.Item, m.Item, m.Cosine); s > bestScore {
+			best, bestScore = m, s
+		}
+	}
+	if best == nil || bestScore < t.Conflict {
 		return StateDecision{Action: StateInsert}
-	case bestScore >= t.Merge:
-		return StateDecision{Action: StateMerge, Target: best, Score: bestScore}
 	}
-	trigger := tenure.SupersessionTrigger(c.Text)
-	if trigger != "" && userRef != "" && tenure.HasReplacementVerb(c.Text) {
-		return StateDecision{Action: StateSupersede, Target: best, Score: bestScore,
-			Evidence: &tenure.SupersessionEvidence{Trigger: trigger, RefMessageID: userRef, CandidateUID: c.UID}}
+	sx := best.Slot
+	if sx == nil {
+		sx = slot.NewItem(best.Item)
 	}
-	return StateDecision{Action: StateConflict, Target: best, Score: bestScore}
+	change := slot.ValueChange(sx, cand)
+	switch {
+	case bestScore >= t.Merge && change == "":
+		return StateDecision{Action: StateMerge, Target: best.Item, Reason: "similarity", Score: bestScore}
+	case c.UserRef != "" && (change != "" || cues.Reversal != ""):
+		return supersede(c, best.Item, "similarity", cmp.Or(cues.Reversal, "changed "+change), bestScore)
+	}
+	return StateDecision{Action: StateConflict, Target: best.Item, Reason: "similarity", Score: bestScore}
+}
+
+func supersede(c StateCandidate, old *tenure.StateItem, reason, trigger string, score float64) StateDecision {
+	return StateDecision{Action: StateSupersede, Target: old, Reason: reason, Score: score,
+		Evidence: &tenure.SupersessionEvidence{Trigger: trigger, RefMessageID: c.UserRef, CandidateUID: c.Item.UID}}
 }
 
 // MergeState folds candidate c into old: refs and topic tags are unioned,
 // the status is the stronger by merge precedence, the confidence the
-// higher, and last_seen_at never moves back (it becomes the later of the
-// old value and newest, the creation time of c's newest ref). Everything
-// else of old is kept.
+// higher, last_seen_at never moves back (it becomes the later of the old
+// value and newest, the creation time of c's newest ref), and a subject,
+// value, owner or due date old lacks is taken from c. Everything else of
+// old, its text and uid included, is kept.
 func MergeState(old, c *tenure.StateItem, newest time.Time) tenure.StateItem {
 	m := *old
+	m.Subject, m.Value = cmp.Or(m.Subject, c.Subject), cmp.Or(m.Value, c.Value)
+	m.Owner, m.Due = cmp.Or(m.Owner, c.Owner), cmp.Or(m.Due, c.Due)
 	m.Refs = union(old.Refs, c.Refs)
 	m.TopicTags = union(old.TopicTags, c.TopicTags)
 	if len(m.TopicTags) > 3 {

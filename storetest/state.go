@@ -247,47 +247,61 @@ func testStateSupersede(t *testing.T, f StateFactory) {
 }
 
 func testStateConflict(t *testing.T, f StateFactory) {
-	const a, b, noVerb = "Use Redis for caching", "Use Memcached for caching", "Memcached for caching instead"
+	const a = "Use Redis for caching"
+	// An assistant does not overrule the user: a changed value it states
+	// marks both items conflicting. A user's changed value supersedes.
 	for _, tc := range []struct {
-		name, text, role string
+		name, role   string
+		wantConflict bool
 	}{
-		{"NoTrigger", b, "user"},
-		{"NoUserRef", "Use Memcached for caching instead", "assistant"},
-		{"NoReplacementVerb", noVerb, "user"},
+		{"AssistantChangesValue", "assistant", true},
+		{"UserChangesValue", "user", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newStateEnv(t, f, engine.StateOptions{Embedder: vectors{a: unit(1), tc.text: unit(0.86)}})
+			const b = "Use Memcached for caching"
+			e := newStateEnv(t, f, engine.StateOptions{})
 			e.append(employee, msg("th", "m1", "Eve", a, at(0)))
 			e.extract(employee, "th", fixed(cand(tenure.StateDecision, a, "active", "m1")))
-			e.append(employee, msg("th", "u2", "Eve", "hm", at(1)), role(msg("th", "m2", "Bot", tc.text, at(2)), tc.role))
-			r := e.extract(employee, "th", fixed(cand(tenure.StateDecision, tc.text, "active", "m2")))
+			e.append(employee, msg("th", "u2", "Eve", "hm", at(1)), role(msg("th", "m2", "Bot", b, at(2)), tc.role))
+			r := e.extract(employee, "th", fixed(cand(tenure.StateDecision, b, "active", "m2")))
 			items := e.items(employee, "th")
-			oldIt, newIt := items[tenure.StateUID(tenure.StateDecision, a)], items[tenure.StateUID(tenure.StateDecision, tc.text)]
-			if r.ItemsConflicted != 1 || !oldIt.Conflict || !newIt.Conflict || oldIt.Status != "active" {
+			oldIt, newIt := items[tenure.StateUID(tenure.StateDecision, a)], items[tenure.StateUID(tenure.StateDecision, b)]
+			switch {
+			case tc.wantConflict && (r.ItemsConflicted != 1 || !oldIt.Conflict || !newIt.Conflict || oldIt.Status != "active"):
 				t.Errorf("result %+v; old %+v; new %+v; want both active and conflicting", r, oldIt, newIt)
+			case !tc.wantConflict && (r.ItemsSuperseded != 1 || oldIt.Status != "superseded" || newIt.Conflict):
+				t.Errorf("result %+v; old %+v; new %+v; want the old one superseded", r, oldIt, newIt)
 			}
 		})
 	}
-	t.Run("BelowBandInserts", func(t *testing.T) {
-		e := newStateEnv(t, f, engine.StateOptions{Embedder: vectors{a: unit(1), b: unit(0.84)}})
-		e.append(employee, msg("th", "m1", "Eve", a, at(0)))
-		e.extract(employee, "th", fixed(cand(tenure.StateDecision, a, "active", "m1")))
-		e.append(employee, msg("th", "m2", "Eve", b, at(1)))
-		c := cand(tenure.StateDecision, b, "active", "m2")
-		c.Item.TopicTags = []string{"other"}
-		if r := e.extract(employee, "th", fixed(c)); r.ItemsInserted != 1 || r.ItemsConflicted != 0 {
-			t.Errorf("result %+v, want a plain insert at 0.84", r)
-		}
-	})
-	t.Run("TopicBoostLiftsIntoBand", func(t *testing.T) {
-		e := newStateEnv(t, f, engine.StateOptions{Embedder: vectors{a: unit(1), b: unit(0.84)}})
-		e.append(employee, msg("th", "m1", "Eve", a, at(0)))
-		e.extract(employee, "th", fixed(cand(tenure.StateDecision, a, "active", "m1")))
-		e.append(employee, msg("th", "m2", "Eve", b, at(1)))
-		if r := e.extract(employee, "th", fixed(cand(tenure.StateDecision, b, "active", "m2"))); r.ItemsConflicted != 1 {
-			t.Errorf("result %+v, want a conflict at 0.84 + 0.02 for the shared topic", r)
-		}
-	})
+	// Items whose slots do not decide are compared by a configured
+	// embedder's similarity: in the band, they conflict.
+	const b = "Keep session data in an in-memory store"
+	for _, tc := range []struct {
+		name   string
+		cosine float64
+		tags   []string
+		want   string
+	}{
+		{"BandConflicts", 0.86, []string{"other"}, "conflict"},
+		{"BelowBandInserts", 0.84, []string{"other"}, "insert"},
+		{"TopicBoostLiftsIntoBand", 0.84, nil, "conflict"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newStateEnv(t, f, engine.StateOptions{Embedder: vectors{a: unit(1), b: unit(tc.cosine)}})
+			e.append(employee, msg("th", "m1", "Eve", a, at(0)))
+			e.extract(employee, "th", fixed(cand(tenure.StateDecision, a, "active", "m1")))
+			e.append(employee, msg("th", "m2", "Eve", b, at(1)))
+			c := cand(tenure.StateDecision, b, "active", "m2")
+			if tc.tags != nil {
+				c.Item.TopicTags = tc.tags
+			}
+			r := e.extract(employee, "th", fixed(c))
+			if got := map[bool]string{true: "conflict", false: "insert"}[r.ItemsConflicted == 1]; got != tc.want || r.ItemsInserted != 1 {
+				t.Errorf("result %+v at %.2f, want %s", r, tc.cosine, tc.want)
+			}
+		})
+	}
 }
 
 func testStateCrossType(t *testing.T, f StateFactory) {

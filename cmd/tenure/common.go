@@ -206,16 +206,26 @@ func (c *common) checkRemote(server string) error {
 // close failure when fn succeeded. Commands that use it work on a local
 // database only.
 func (c *common) withStore(ctx context.Context, fn func(*sqlite.Store) error) error {
+	return c.withStoreOptions(ctx, sqlite.Options{}, fn)
+}
+
+// withStoreOptions is withStore with the store's options.
+func (c *common) withStoreOptions(ctx context.Context, opt sqlite.Options, fn func(*sqlite.Store) error) error {
 	if server := c.serverURL(); server != "" {
 		return tenure.Errorf(tenure.CodeInvalid, "--server", "%s works on a local --db only (unset --server and $TENURE_SERVER)", c.fs.Name())
 	}
-	return withDB(ctx, c.db, fn)
+	return withDBOptions(ctx, c.db, opt, fn)
 }
 
 // withDB opens the database file db, runs fn and closes it, reporting a
 // close failure when fn succeeded.
-func withDB(ctx context.Context, db string, fn func(*sqlite.Store) error) (err error) {
-	st := sqlite.New(db, sqlite.Options{})
+func withDB(ctx context.Context, db string, fn func(*sqlite.Store) error) error {
+	return withDBOptions(ctx, db, sqlite.Options{}, fn)
+}
+
+// withDBOptions is withDB with the store's options.
+func withDBOptions(ctx context.Context, db string, opt sqlite.Options, fn func(*sqlite.Store) error) (err error) {
+	st := sqlite.New(db, opt)
 	if err := st.Open(ctx); err != nil {
 		if tenure.ErrorCode(err) == tenure.CodeInternal {
 			err = &tenure.Error{Code: tenure.CodeUnavailable, Field: "--db", Message: "cannot open database " + db, Err: err}

@@ -27,6 +27,7 @@ var extractSpec = commandSpec{
 type extractCmd struct {
 	common
 	llm          llmFlags
+	embed        stateEmbedFlags
 	thread       string
 	noSummaries  bool
 	rollingEvery int
@@ -35,6 +36,7 @@ type extractCmd struct {
 func (c *extractCmd) define(fs *flag.FlagSet) {
 	c.common.define(fs)
 	c.llm.define(fs)
+	c.embed.define(fs)
 	fs.StringVar(&c.thread, "thread", "", "thread `id` (required)")
 	fs.BoolVar(&c.noSummaries, "no-summaries", false, "skip the narrative channel")
 	fs.IntVar(&c.rollingEvery, "rolling-every", summarize.DefaultRollingEvery, "rewrite the rolling summary every `N` user turns")
@@ -53,6 +55,10 @@ func (c *extractCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err := c.llm.validate(); err != nil {
 		return err
 	}
+	state, err := c.embed.stateOptions()
+	if err != nil {
+		return err
+	}
 	p, _, err := c.identity()
 	if err != nil {
 		return err
@@ -69,7 +75,7 @@ func (c *extractCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if server := c.serverURL(); server != "" {
 		return c.extractRemote(ctx, sio, server)
 	}
-	return c.withStore(ctx, func(st *sqlite.Store) error {
+	return c.withStoreOptions(ctx, sqlite.Options{State: state}, func(st *sqlite.Store) error {
 		res := st.Digest(ctx, p, c.thread, x, sum, engine.SummaryOptions{RollingEvery: c.rollingEvery})
 		if err := c.output(sio, res, func() error { return printExtract(sio, res) }); err != nil {
 			return err
@@ -109,12 +115,12 @@ func (c *extractCmd) extractRemote(ctx context.Context, sio stdio, server string
 	}
 	var local string
 	c.fs.Visit(func(f *flag.Flag) {
-		if f.Name == "rolling-every" || strings.HasPrefix(f.Name, "llm") {
+		if f.Name == "rolling-every" || strings.HasPrefix(f.Name, "llm") || strings.HasPrefix(f.Name, "embed") {
 			local = "--" + f.Name
 		}
 	})
 	if local != "" {
-		return tenure.Errorf(tenure.CodeInvalid, local, "not with --server: the server's model and summary settings apply (see tenure serve)")
+		return tenure.Errorf(tenure.CodeInvalid, local, "not with --server: the server's model, embedder and summary settings apply (see tenure serve)")
 	}
 	res, err := c.client(server).Extract(ctx, c.thread, !c.noSummaries)
 	if err != nil {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -54,6 +57,8 @@ func TestExtractInvalid(t *testing.T) {
 		{"bad provider", []string{"extract", "--thread", "p1", "--llm", "gpt"}, `--llm: unknown provider "gpt"`},
 		{"url without provider", []string{"extract", "--thread", "p1", "--llm-url", "http://localhost:1/v1"}, "--llm-url and --llm-model need"},
 		{"rolling every zero", []string{"extract", "--thread", "p1", "--rolling-every", "0"}, "--rolling-every: must be at least 1"},
+		{"hash embedder", []string{"extract", "--thread", "p1", "--embedder", "hash"}, "--embedder: hash is not offered for state"},
+		{"unknown embedder", []string{"extract", "--thread", "p1", "--embedder", "bert"}, `--embedder: unknown value "bert"`},
 		{"expand without uid", []string{"expand"}, "usage"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -62,6 +67,41 @@ func TestExtractInvalid(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want an error containing %q", r.code, r.stderr, c.wantErr)
 			}
 		})
+	}
+}
+
+// TestExtractOpenAIEmbedder checks the wiring of extract --embedder openai
+// against a fake endpoint speaking the embeddings wire format: the
+// candidates and the thread's items are embedded for reconciliation.
+func TestExtractOpenAIEmbedder(t *testing.T) {
+	var inputs, authOK, calls int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if r.URL.Path != "/embeddings" || r.Header.Get("Authorization") != "Bearer sk-test" {
+			t.Errorf("request %s with %q, want /embeddings with the key", r.URL.Path, r.Header.Get("Authorization"))
+		} else {
+			authOK++
+		}
+		var req struct {
+			Input []string `json:"input"`
+			Model string   `json:"model"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		inputs += len(req.Input)
+		var data []map[string]any
+		for i := range req.Input {
+			data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": []float64{1, float64(i), 0}})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model})
+	}))
+	defer srv.Close()
+	t.Setenv("TENURE_EMBED_API_KEY", "sk-test")
+	db := newDB(t)
+	mustCLI(t, projectJSONL, "ingest", "--db", db, "--extract=false", "-")
+	mustCLI(t, "", "extract", "--db", db, "--thread", "p1", "--no-summaries", "--embedder", "openai", "--embed-url", srv.URL, "--embed-model", "m")
+	if calls == 0 || authOK != calls || inputs == 0 {
+		t.Errorf("embedding endpoint: %d calls, %d authenticated, %d texts; want the items embedded", calls, authOK, inputs)
 	}
 }
 

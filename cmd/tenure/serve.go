@@ -68,6 +68,7 @@ type serveCmd struct {
 	traceTTL, shutdown    time.Duration
 	maxTraces             int
 	llm                   llmFlags
+	embed                 stateEmbedFlags
 	digest                bool
 	digestWorkers         int
 	rollingEvery          int
@@ -129,6 +130,7 @@ func (c *serveCmd) define(fs *flag.FlagSet) {
 	c.limits.define(fs)
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this `duration` for requests and digests in flight")
 	c.llm.define(fs)
+	c.embed.define(fs)
 	fs.BoolVar(&c.digest, "digest", true, "digest the threads of every append in the background (state items and summaries)")
 	fs.IntVar(&c.digestWorkers, "digest-workers", 4, "run at most `n` background digests at once")
 	fs.IntVar(&c.rollingEvery, "rolling-every", summarize.DefaultRollingEvery, "rewrite a thread's rolling summary every `N` user turns")
@@ -176,6 +178,10 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err := c.llm.validate(); err != nil {
 		return err
 	}
+	state, err := c.embed.stateOptions()
+	if err != nil {
+		return err
+	}
 	// Listen before opening the store, so that a taken address fails fast.
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
@@ -189,7 +195,7 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		}
 		defer mln.Close()
 	}
-	st := sqlite.New(c.db, sqlite.Options{Logger: log, MaxContentBytes: int(c.limits.content.n)})
+	st := sqlite.New(c.db, sqlite.Options{Logger: log, MaxContentBytes: int(c.limits.content.n), State: state})
 	if err := st.Open(ctx); err != nil {
 		return err
 	}

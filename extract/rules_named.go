@@ -1,0 +1,174 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// FactOrganization is a fact about an organisation ("Northwind is
+// headquartered in Porto").
+const FactOrganization FactKind = "organization"
+
+var (
+	// namedRe splits a clause that opens with a name (one to three
+	// capitalised words) from what it says of it.
+	namedRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2})\s+(.+)$`)
+	// appositionRe is a name with what it is set off by commas: "Dr.
+	// Okafor, our facilitator, will ...", "Brightside, our agency, is
+	// ...". The first submatch is the name, the second the apposition, the
+	// third the rest.
+	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an)\s+[^,]{2,40}),\s+(.+)$`)
+	// appositionFirstRe is the apposition first: "Our new designer, Lucía
+	// Gómez, starts on Monday".
+	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([a-z][a-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
+	// isTheRe is "is the CEO", "is our new head of data".
+	isTheRe = mustPattern(`(?i)^(?:is|'s|was)\s+(?:the|our|my|their|his|her|its|your)\s+(?:new\s+|current\s+|acting\s+|interim\s+)?(.+)$`)
+	// rolePartRe splits a role from its organisation: "CEO of Northwind".
+	rolePartRe = mustPattern(`^(.+?)\s+(?:of|at)\s+((?:the\s+)?[A-Z].*)$`)
+	// nameIsRe is "our admin is Julia Park": it names a person a pronoun
+	// may stand for next.
+	nameIsRe = mustPattern(`(?i)^(?:our|my|the|their|your)\s+[a-z]+(?:\s+[a-z]+)?\s+is\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)$`)
+	// pronounIsRe is "she's the IT director" after a person was named.
+	pronounIsRe = mustPattern(`(?i)^(?:she|he)('s|\s+is|\s+works|\s+lives|\s+moved)(\s.+)$`)
+)
+
+// Organisation facts: where it is, when it was founded, how many work
+// there.
+var (
+	orgPlaceRe     = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgFoundedRe   = mustPattern(`(?i)\b(?:was\s+)?(?:founded|started|established)\s+in\s+(\d{4})\b`)
+	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+)?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgEmployeesRe = mustPattern(`(?i)\b(?:has|have|employs)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
+)
+
+// named reads what a clause says of a named person or organisation:
+// "Sarah is the CEO of Northwind", "Claire is a surgeon at the Lyon
+// university hospital", "Alex works at Airbus as an engineer", "Northwind
+// was founded in 2009 and is headquartered in Porto", and "she's the IT
+// director" after "our admin is Julia Park".
+func (fb *factBuilder) named(c *text) {
+	mc := fb.mc
+	if relativeInvRe.MatchText(c) {
+		return // "John is my cofounder": the relative's
+	}
+	if m := nameIsRe.FindTextSubmatch(c); m != nil && properNames(m[1]) {
+		mc.person = m[1]
+		return
+	}
+	var subject, rest string
+	if m := pronounIsRe.FindTextSubmatch(c); m != nil && mc.person != "" {
+		subject, rest = mc.person, strings.TrimSpace(m[1]+m[2])
+		if strings.HasPrefix(rest, "'s") {
+			rest = "is" + rest[2:]
+		}
+	} else if m := namedRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && !fb.isRelative(m[1]) {
+		subject, rest = m[1], m[2]
+	} else {
+		return
+	}
+	if fb.organization(subject, rest) {
+		return
+	}
+	mc.person, mc.relation = subject, ""
+	conf := tenure.ConfidenceHigh
+	rt := newText(rest)
+	m := isTheRe.FindTextSubmatch(rt)
+	if m == nil {
+		// "Ravi is a principal at Greylock": a role, where an occupation
+		// is a job (below).
+		if a := isAJob.FindTextSubmatch(rt); a != nil {
+			if p, ok := classifyNoun(a[1]); !ok || p.attr != "job" {
+				m = a
+			}
+		}
+	}
+	if m != nil {
+		role, org := m[1], ""
+		if p := rolePartRe.FindStringSubmatch(role); p != nil {
+			role, org = p[1], p[2]
+		}
+		if v := titleOf(role); isRole(v) {
+			fb.add(FactPerson, subject, factPattern{kind: titleValue, conf: conf, text: "%s is the %s"}, "role", v)
+			if org != "" {
+				fb.add(FactPerson, subject, factPattern{kind: anyValue, conf: conf, text: "%s works at %s"}, "works_at", org)
+			}
+		}
+		return
+	}
+	for _, p := range relativePatterns {
+		if p.attr == "name" || p.attr == "has" || p.attr == "age" {
+			continue // "Sam has a point", "Sam is 3 hours ahead"
+		}
+		if m := p.re.FindTextSubmatch(rt); m != nil {
+			fb.add(FactPerson, subject, p, p.attr, m[1])
+		}
+	}
+	if m := isAJob.FindTextSubmatch(rt); m != nil {
+		if p, ok := classifyNoun(m[1]); ok && p.attr == "job" {
+			fb.add(FactPerson, subject, p, p.attr, m[1])
+		}
+	}
+}
+
+// titleOf cuts a role to what is stated: "IT director" of "IT director
+// since May".
+func titleOf(raw string) string {
+	if loc := valueStopRe.FindStringIndex(raw); loc != nil {
+		raw = raw[:loc[0]]
+	}
+	return strings.Trim(tidy(raw), `"'()[] `)
+}
+
+// orgSuffixes end the names of organisations, which have no role.
+var orgSuffixes = map[string]bool{"co": true, "inc": true, "ltd": true, "llc": true, "gmbh": true, "group": true,
+	"corp": true, "plc": true, "labs": true, "partners": true, "agency": true, "studio": true, "studios": true}
+
+// isOrgName reports whether a name reads as an organisation's: "Hollis &
+// Co", "Acme Inc".
+func isOrgName(name string) bool {
+	return strings.Contains(name, "&") || orgSuffixes[lower(strings.TrimSuffix(lastWord(name), "."))]
+}
+
+// isRelative reports whether a name is a relative's ("My sister ...").
+func (fb *factBuilder) isRelative(name string) bool {
+	return strings.EqualFold(name, "my") || strings.HasSuffix(lower(name), "'s")
+}
+
+// isRole reports whether a value names a role or an occupation: "CEO",
+// "head of data", "product lead", "IT director".
+func isRole(v string) bool {
+	w := words(v)
+	if len(w) == 0 || len(w) > 5 {
+		return false
+	}
+	head := w[len(w)-1]
+	if i := strings.Index(lower(v), " of "); i > 0 {
+		head = lastWord(v[:i])
+	}
+	return roles[head] || roles[w[0]] || isOccupation(head)
+}
+
+// organization reads an organisation's facts from what a clause says of
+// subject, and reports whether it found any. "Based in" alone may be said
+// of a person; with another organisation fact, or as "headquartered", it
+// is said of an organisation.
+func (fb *factBuilder) organization(subject, rest string) bool {
+	var facts [][3]string // attribute, value, text
+	if m := orgFoundedRe.FindStringSubmatch(rest); m != nil {
+		facts = append(facts, [3]string{"founded", m[1], "%s was founded in %s"})
+	}
+	if m := orgEmployeesRe.FindStringSubmatch(rest); m != nil {
+		n := strings.ReplaceAll(m[1], ",", "")
+		facts = append(facts, [3]string{"employees", n, "%s has %s employees"})
+	}
+	if m := orgPlaceRe.FindStringSubmatch(rest); m != nil && (len(facts) > 0 || lower(m[1]) == "headquartered") {
+		facts = append(facts, [3]string{"based_in", m[2], "%s is based in %s"})
+	} else if m := orgSitesRe.FindStringSubmatch(rest); m != nil {
+		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
+	}
+	for _, f := range facts {
+		fb.add(FactOrganization, subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: f[2]}, f[0], f[1])
+	}
+	return len(facts) > 0
+}

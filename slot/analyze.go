@@ -1,0 +1,762 @@
+package slot
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// FacetKind is the kind of an explicit value.
+type FacetKind string
+
+// Facet kinds.
+const (
+	Quantity FacetKind = "quantity" // a number, with its unit, rate and bound
+	Date     FacetKind = "date"     // a calendar date, a weekday, a month, a relative day
+	Time     FacetKind = "time"     // a time of day
+	Version  FacetKind = "version"  // a number that follows a name: "PostgreSQL 15"
+)
+
+// Facet is an explicit value of an item: a quantity, a date, a time of
+// day or a version.
+type Facet struct {
+	Kind FacetKind
+	// Key is what the value measures: the quantity's dimension and rate
+	// ("duration", "money:usd/month", "count:seat"), "date", "time", or the
+	// name a version belongs to.
+	Key string
+	// Value is the value in a comparable form: a number in the
+	// dimension's base unit, "2025-03-14", "m:3", "wd:fri", "17:00", "16".
+	Value string
+	// Bound is "max" or "min" for a bounded quantity, "every" for a
+	// frequency, "" otherwise.
+	Bound string
+	// Text is the value as written.
+	Text string
+	// at is the index of its first token.
+	at int
+}
+
+// Word is a content word of an item.
+type Word struct {
+	// Stem is the form words are compared in: lowercase, spelling
+	// variants and synonyms folded, stemmed (names are not stemmed).
+	Stem string
+	// Text is the word as written.
+	Text string
+	// Name is set for proper and product names ("ClickHouse", "Lena")
+	// and for colours: values rather than what an item is about.
+	Name bool
+	// Verb is set for a verb.
+	Verb bool
+	// at is the index of its token.
+	at int
+}
+
+// Analysis is what Compare reads of an item's text.
+type Analysis struct {
+	typ tenure.StateType
+	// Frame is the item's content words in order: what it is about, and
+	// the names it chooses or mentions. Values (Facets) are not in it.
+	Frame []Word
+	// Facets are the explicit values, in order.
+	Facets []Facet
+	// Negated is set when the statement is negated ("cannot store raw IP
+	// addresses", "no shellfish").
+	Negated bool
+	// Instead holds the phrases the text says it replaces ("instead of
+	// PostgreSQL", "rather than Zendesk", "replace Jest with Vitest").
+	Instead []string
+	// InsteadCue is set for a bare "instead" or "after all": the text
+	// replaces something without naming it.
+	InsteadCue bool
+}
+
+// insteadRes find what a text says it replaces. The first submatch is the
+// replaced phrase; replaceRe's second is the replacement.
+var (
+	insteadRe = regexp.MustCompile(`(?i)\s*\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(.+?)\s*(?:$|[,;.!?()]|\s(?:for|because|since|so|as|on|at|by|in|to|from|with|when|after|before|next|this|until|if)\s)`)
+	replaceRe = regexp.MustCompile(`(?i)\breplac(?:e|es|ed|ing)\s+(.+?)\s+(?:with|by)\s+(.+)$`)
+	fromToRe  = regexp.MustCompile(`(?i)\b(?:switch|switched|switching|move|moved|moving|migrate|migrated|migrating|change|changed|changing|go|going|went)\b(?:\s+\S+){0,4}?\s+(from\s+(.+?))\s+to\s+\S`)
+	notRe     = regexp.MustCompile(`(?i),\s*(?:and\s+)?not\s+(.+?)\s*[.!]?$`)
+)
+
+// Analyze reads text, an item of type t, into its frame, facets, polarity
+// and the values it replaces. In a question, names are part of what is
+// asked about rather than values; in a decision, the verbs that state the
+// choice ("use", "go with", "host") are left out of the frame.
+func Analyze(t tenure.StateType, text string) Analysis {
+	a := Analysis{typ: t}
+	text = clip(text, maxAnalyzed)
+	text = typography.Replace(text)
+	text = a.cutInstead(text)
+	toks := tokenize(text)
+	s := scanner{a: &a, toks: toks}
+	s.scan()
+	return a
+}
+
+// typography maps typographic quotes to ASCII.
+var typography = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "\u00a0", " ")
+
+// maxAnalyzed is how much of an item's text Analyze reads: an item is a
+// line, and what follows a few thousand bytes of one is not what it is
+// about.
+const maxAnalyzed = 2048
+
+// clip cuts s to at most n bytes on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// cutInstead records and removes what text says it replaces.
+func (a *Analysis) cutInstead(text string) string {
+	if m := replaceRe.FindStringSubmatchIndex(text); m != nil {
+		a.Instead = append(a.Instead, text[m[2]:m[3]])
+		text = text[:m[0]] + "use " + text[m[4]:m[5]]
+	}
+	for {
+		m := insteadRe.FindStringSubmatchIndex(text)
+		if m == nil {
+			break
+		}
+		a.Instead = append(a.Instead, text[m[2]:m[3]])
+		text = text[:m[0]] + " " + text[m[3]:]
+	}
+	if m := fromToRe.FindStringSubmatchIndex(text); m != nil {
+		a.Instead = append(a.Instead, text[m[4]:m[5]])
+		text = text[:m[2]] + text[m[3]:]
+	}
+	if m := notRe.FindStringSubmatchIndex(text); m != nil {
+		a.Instead = append(a.Instead, text[m[2]:m[3]])
+		text = text[:m[0]]
+	}
+	return text
+}
+
+// tok is a token of a text.
+type tok struct {
+	raw  string // as written, outer punctuation trimmed
+	low  string // lowercase, without a possessive 's
+	used bool
+}
+
+// tokenize splits text at white space, trims outer punctuation and splits
+// a number from a unit written against it ("300ms", "5pm", "20MB").
+func tokenize(text string) []tok {
+	var out []tok
+	add := func(raw string) {
+		low := strings.ToLower(raw)
+		low = strings.TrimSuffix(strings.TrimSuffix(low, "'s"), "'")
+		if low == "a.m" || low == "p.m" {
+			low = strings.ReplaceAll(low, ".", "")
+		}
+		out = append(out, tok{raw: raw, low: low})
+	}
+	for _, f := range strings.Fields(text) {
+		f = strings.TrimLeft(f, `"'([{<*_`)
+		f = strings.TrimRight(f, `"')]}>.,;:!?*_`)
+		if f == "" {
+			continue
+		}
+		if num, suffix, ok := splitNumber(f); ok {
+			add(num)
+			add(suffix)
+			continue
+		}
+		add(f)
+	}
+	return out
+}
+
+// splitNumber splits "300ms" into "300" and "ms" when the suffix is a unit
+// or am/pm.
+func splitNumber(f string) (string, string, bool) {
+	i := 0
+	for i < len(f) && strings.ContainsRune("$€£¥", rune(f[i])) {
+		i++
+	}
+	if strings.HasPrefix(f, "€") || strings.HasPrefix(f, "£") || strings.HasPrefix(f, "¥") {
+		_, n := utf8.DecodeRuneInString(f)
+		i = n
+	}
+	j := i
+	for j < len(f) && (f[j] >= '0' && f[j] <= '9' || f[j] == ',' || f[j] == '.') {
+		j++
+	}
+	if j == i || j == len(f) {
+		return "", "", false
+	}
+	suffix := strings.ToLower(f[j:])
+	if _, ok := units[suffix]; ok || suffix == "am" || suffix == "pm" {
+		if suffix == "k" && i > 0 {
+			return "", "", false // "$12k" is a number, kept whole
+		}
+		return f[:j], f[j:], true
+	}
+	return "", "", false
+}
+
+// scanner walks a text's tokens, recognising facets first and reading the
+// rest as words.
+type scanner struct {
+	a    *Analysis
+	toks []tok
+	neg  int
+}
+
+// scan reads the facets first, so that the words of a bound ("must not
+// exceed 64 KB") are the bound's, then the remaining words.
+func (s *scanner) scan() {
+	for i := 0; i < len(s.toks); {
+		if n := s.facetAt(i); n > 0 && !s.toks[i].used {
+			i += n
+			continue
+		}
+		i++
+	}
+	for i := range s.toks {
+		s.word(i)
+	}
+	s.a.Negated = s.neg%2 == 1
+}
+
+// low is the lowercase form of token i, or "" past either end.
+func (s *scanner) low(i int) string {
+	if i < 0 || i >= len(s.toks) {
+		return ""
+	}
+	return s.toks[i].low
+}
+
+// prepBefore reports whether the word before token i makes a weekday or
+// month at i a date.
+func (s *scanner) prepBefore(i int) bool { return temporalPreps[s.low(i-1)] }
+
+// facetAt recognises a facet starting at token i and returns how many
+// tokens it took, or 0.
+func (s *scanner) facetAt(i int) int {
+	if s.toks[i].used {
+		return 0
+	}
+	for _, f := range []func(int) (Facet, int){s.dateAt, s.timeAt, s.relativeDateAt, s.quantityAt} {
+		if fc, n := f(i); n > 0 {
+			if fc.Kind == Version {
+				fc.at = i - 1
+			} else {
+				fc.at = i
+			}
+			s.a.Facets = append(s.a.Facets, fc)
+			for k := i; k < i+n; k++ {
+				s.toks[k].used = true
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// dayOfMonth reads "12", "1st", "14th" as a day of the month.
+func dayOfMonth(w string) (int, bool) {
+	w = strings.TrimRight(w, "stndrh")
+	d, err := strconv.Atoi(w)
+	return d, err == nil && d >= 1 && d <= 31
+}
+
+func year(w string) (int, bool) {
+	y, err := strconv.Atoi(w)
+	return y, err == nil && len(w) == 4 && y >= 1900 && y <= 2200
+}
+
+// dateAt reads a calendar date: "12 May 2023", "Saturday 12 August", "March
+// 14", "1st of June", "June 2023", "Friday March 14".
+func (s *scanner) dateAt(i int) (Facet, int) {
+	j := i
+	if _, ok := weekdays[s.low(j)]; ok {
+		if _, ok := months[s.low(j+1)]; ok {
+			j++
+		} else if _, ok := dayOfMonth(s.low(j + 1)); ok {
+			j++
+		}
+	}
+	var d, m, n int
+	if day, ok := dayOfMonth(s.low(j)); ok {
+		k := j + 1
+		if s.low(k) == "of" {
+			k++
+		}
+		if mo, ok := months[s.low(k)]; ok {
+			d, m, n = day, mo, k+1-i
+		}
+	} else if mo, ok := months[s.low(j)]; ok {
+		if day, ok := dayOfMonth(s.low(j + 1)); ok {
+			d, m, n = day, mo, j+2-i
+		} else if yr, ok := year(s.low(j + 1)); ok {
+			return Facet{Kind: Date, Key: "date", Value: strconv.Itoa(yr) + "-" + two(mo), Text: s.text(i, j+2)}, j + 2 - i
+		}
+	}
+	if n == 0 {
+		return Facet{}, 0
+	}
+	v := two(m) + "-" + two(d)
+	if yr, ok := year(s.low(i + n)); ok {
+		v = strconv.Itoa(yr) + "-" + v
+		n++
+	}
+	return Facet{Kind: Date, Key: "date", Value: v, Text: s.text(i, i+n)}, n
+}
+
+func two(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+// text is tokens [i, j) as written.
+func (s *scanner) text(i, j int) string {
+	var b strings.Builder
+	for k := i; k < j && k < len(s.toks); k++ {
+		if k > i {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s.toks[k].raw)
+	}
+	return b.String()
+}
+
+// timeAt reads a time of day: "7:40", "18:05", "9 am", "5 pm", "noon".
+func (s *scanner) timeAt(i int) (Facet, int) {
+	w := s.low(i)
+	switch w {
+	case "noon", "midday":
+		return Facet{Kind: Time, Key: "time", Value: "12:00", Text: s.toks[i].raw}, 1
+	case "midnight":
+		return Facet{Kind: Time, Key: "time", Value: "00:00", Text: s.toks[i].raw}, 1
+	}
+	h, m, n := -1, 0, 1
+	if hh, mm, ok := strings.Cut(w, ":"); ok {
+		hv, err1 := strconv.Atoi(hh)
+		mv, err2 := strconv.Atoi(mm)
+		if err1 != nil || err2 != nil || hv > 24 || mv > 59 || len(mm) != 2 {
+			return Facet{}, 0
+		}
+		h, m = hv, mv
+	}
+	ampm := s.low(i + 1)
+	if ampm == "am" || ampm == "pm" {
+		if h < 0 {
+			hv, err := strconv.Atoi(w)
+			if err != nil || hv < 1 || hv > 12 {
+				return Facet{}, 0
+			}
+			h = hv
+		}
+		if ampm == "pm" && h < 12 {
+			h += 12
+		} else if ampm == "am" && h == 12 {
+			h = 0
+		}
+		n = 2
+	}
+	if h < 0 {
+		return Facet{}, 0
+	}
+	return Facet{Kind: Time, Key: "time", Value: two(h) + ":" + two(m), Text: s.text(i, i+n)}, n
+}
+
+// number reads a number: digits with thousands separators and a decimal
+// point, an optional currency sign and k or m suffix, or a number word.
+func number(w string) (v float64, currency string, ok bool) {
+	if n, ok := numberWords[w]; ok {
+		return n, "", true
+	}
+	for sign, code := range map[string]string{"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy"} {
+		if rest, found := strings.CutPrefix(w, sign); found {
+			w, currency = rest, code
+			break
+		}
+	}
+	mult := 1.0
+	if currency != "" {
+		switch {
+		case strings.HasSuffix(w, "k"):
+			w, mult = strings.TrimSuffix(w, "k"), 1e3
+		case strings.HasSuffix(w, "m"):
+			w, mult = strings.TrimSuffix(w, "m"), 1e6
+		}
+	}
+	w = strings.ReplaceAll(w, ",", "")
+	if w == "" || !unicode.IsDigit(rune(w[0])) {
+		return 0, "", false
+	}
+	f, err := strconv.ParseFloat(w, 64)
+	if err != nil {
+		return 0, "", false
+	}
+	return f * mult, currency, true
+}
+
+// ordinal reads "60th", "1st" as a number.
+func ordinal(w string) (float64, bool) {
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		if rest, ok := strings.CutSuffix(w, suf); ok && rest != "" {
+			if n, err := strconv.Atoi(rest); err == nil {
+				return float64(n), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// quantityAt reads a number with what qualifies it: the bound before it
+// ("at most", "under"), its unit, currency or counted noun after it, and a
+// rate ("a month", "per hour"). A bare number after a name is the name's
+// version ("PostgreSQL 15").
+func (s *scanner) quantityAt(i int) (Facet, int) {
+	w := s.low(i)
+	if v, ok := ordinal(w); ok {
+		return Facet{Kind: Quantity, Key: "ordinal", Value: fmtNum(v), Text: s.toks[i].raw}, 1
+	}
+	v, currency, ok := number(w)
+	if !ok {
+		return Facet{}, 0
+	}
+	if _, word := numberWords[w]; word && (s.low(i+1) == "" || stopwords[s.low(i+1)] && s.low(i+1) != "more") && w != "once" && w != "twice" {
+		return Facet{}, 0 // "write one", "the two of us"
+	}
+	n := 1
+	f := Facet{Kind: Quantity, Text: s.toks[i].raw}
+	switch u, isUnit := units[s.low(i+1)]; {
+	case currency != "":
+		f.Key = "money:" + currency
+	case isUnit:
+		f.Key, v = u.dim, v*u.size
+		if u.dim == "percent" || u.dim == "times" || u.dim == "person" || u.dim == "night" {
+			f.Key = u.dim
+		}
+		n++
+	case s.low(i+1) != "" && !stopwords[s.low(i+1)] && !temporalPreps[s.low(i+1)] && isWordy(s.low(i+1)):
+		// The counted noun stays a word of the frame: two engineers
+		// and two designers are not one slot.
+		f.Key = "count:" + stem(s.low(i+1))
+	case i > 0 && s.isName(i-1):
+		return Facet{Kind: Version, Key: s.canon(i - 1), Value: w, Text: s.text(i-1, i+1)}, 1
+	default:
+		f.Key = "#" + s.low(i-1)
+	}
+	// A rate: "$500 a month", "5 times a week", "1,000 emails per hour",
+	// "7 hours of sleep a night".
+	k := i + n
+	if s.low(k) == "of" && s.low(k+1) != "" {
+		k += 2
+	}
+	if r := s.low(k); r == "a" || r == "an" || r == "per" || r == "each" || r == "every" {
+		if p := strings.TrimSuffix(s.low(k+1), "s"); rateUnits[p] {
+			f.Key += "/" + p
+			if k == i+n {
+				n += 2
+			} else {
+				s.toks[k].used, s.toks[k+1].used = true, true
+			}
+		}
+	}
+	f.Value = fmtNum(v)
+	var from int
+	var flipped bool
+	f.Bound, from, flipped = s.boundBefore(i)
+	f.Text = s.text(from, i+n)
+	if flipped {
+		f.Text = "at most " + s.text(i, i+n)
+	}
+	return f, n
+}
+
+// isWordy reports whether w is a word of letters (a counted noun).
+func isWordy(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) < 0
+}
+
+// boundBefore finds a bound phrase that ends just before token i, marks
+// its tokens used and returns the bound, where the phrase starts (i when
+// there is none) and whether a negation made a minimum of it a maximum.
+func (s *scanner) boundBefore(i int) (string, int, bool) {
+	for n := 4; n >= 1; n-- {
+		if i-n < 0 {
+			continue
+		}
+		var ws []string
+		free := true
+		for k := i - n; k < i; k++ {
+			ws = append(ws, s.toks[k].low)
+			free = free && !s.toks[k].used
+		}
+		if b, ok := boundPhrases[strings.Join(ws, " ")]; ok && free {
+			for k := i - n; k < i; k++ {
+				s.toks[k].used = true
+			}
+			// "cannot cost more than" is a maximum: the negation is the
+			// bound's, not the statement's.
+			flipped := false
+			for k := i - n - 1; k >= 0 && k >= i-n-3; k-- {
+				if negations[s.toks[k].low] && !s.toks[k].used && b == boundMin {
+					s.toks[k].used = true
+					b, flipped = boundMax, true
+					break
+				}
+			}
+			if s.low(i-n-1) == "every" {
+				return "every", i - n, false
+			}
+			return b, i - n, flipped
+		}
+	}
+	if s.low(i-1) == "every" && !s.toks[i-1].used {
+		s.toks[i-1].used = true
+		return "every", i - 1, false
+	}
+	return "", i, false
+}
+
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+
+// relativeDateAt reads a date without a number after a temporal
+// preposition: "on Friday", "in June", "by tomorrow", "next week", "by the
+// end of the month", "in Q3", "in 2024"; and "every week" as a frequency.
+func (s *scanner) relativeDateAt(i int) (Facet, int) {
+	w := s.low(i)
+	date := func(v string, n int) (Facet, int) {
+		return Facet{Kind: Date, Key: "date", Value: v, Text: s.text(i, i+n)}, n
+	}
+	switch {
+	case w == "every" && periods[strings.TrimSuffix(s.low(i+1), "s")]:
+		u := units[s.low(i+1)]
+		return Facet{Kind: Quantity, Key: u.dim, Value: fmtNum(u.size), Bound: "every", Text: s.text(i, i+2)}, 2
+	case (w == "next" || w == "this" || w == "last") && (periods[s.low(i+1)] || weekdays[s.low(i+1)] != "" || dayParts[s.low(i+1)]):
+		v := s.low(i + 1)
+		if wd := weekdays[v]; wd != "" {
+			v = "wd:" + wd
+		}
+		return date(w+":"+v, 2)
+	case w == "end" && s.low(i+1) == "of":
+		k := i + 2
+		if s.low(k) == "the" || s.low(k) == "this" || s.low(k) == "next" {
+			k++
+		}
+		if periods[s.low(k)] {
+			return date("end:"+s.low(k), k+1-i)
+		}
+	case dayWords[w]:
+		// "today", "tomorrow" are dates wherever they stand.
+		return date("rel:"+w, 1)
+	case !s.prepBefore(i):
+	case weekdays[w] != "":
+		n := 1
+		if dayParts[s.low(i+1)] {
+			n = 2
+		}
+		return date("wd:"+weekdays[w], n)
+	case months[w] != 0:
+		return date("m:"+strconv.Itoa(months[w]), 1)
+	case relativeDays[w] && !dayWords[w]:
+		return date("rel:"+w, 1)
+	case len(w) == 2 && w[0] == 'q' && w[1] >= '1' && w[1] <= '4':
+		return date(w, 1)
+	default:
+		if y, ok := year(w); ok {
+			return date("y:"+strconv.Itoa(y), 1)
+		}
+	}
+	return Facet{}, 0
+}
+
+// word reads token i as a content word, a negation, a cue or nothing.
+func (s *scanner) word(i int) {
+	t := &s.toks[i]
+	w := t.low
+	switch {
+	case w == "no" && s.low(i+1) == "longer", w == "after" && s.low(i+1) == "all":
+		t.used, s.toks[i+1].used = true, true
+		s.a.InsteadCue = true
+		return
+	case t.used:
+		return
+	case w == "instead":
+		s.a.InsteadCue = true
+		return
+	case negations[w]:
+		s.neg++
+		return
+	}
+	name := s.isName(i)
+	if (w == "to" || w == "from") && s.nameAhead(i+1) {
+		// A direction to or from a place or person is part of what the
+		// item is about: the train to Leeds is not the one from Leeds.
+		s.a.Frame = append(s.a.Frame, Word{Stem: w, Text: t.raw, at: i})
+		return
+	}
+	if !name && (modals[w] || stopwords[w] || w == "") {
+		return
+	}
+	if !name && s.a.typ == tenure.StateDecision && choiceVerbs[w] {
+		return
+	}
+	if _, ok := numberWords[w]; ok && !name {
+		return
+	}
+	if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+		return
+	}
+	if p := s.low(i + 1); !name && particles[p] && !s.toks[i+1].used {
+		if v, ok := verbCanon[stem(w)+"_"+p]; ok {
+			s.toks[i+1].used = true
+			s.a.Frame = append(s.a.Frame, Word{Stem: v, Text: t.raw + " " + s.toks[i+1].raw, Verb: true, at: i})
+			return
+		}
+	}
+	if colors[w] || (w == "light" || w == "dark" || w == "pale") && colors[s.low(i+1)] {
+		name = true
+	}
+	st := s.canon(i)
+	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && s.a.typ != tenure.StateQuestion,
+		Verb: !name && (verbStems[st] || i == 0 && s.imperative()), at: i})
+}
+
+// imperative reports whether the text opens with a verb: its first word
+// is followed by an article, a pronoun, a number or a name ("Reship the
+// order", "Label 2,000 tickets").
+func (s *scanner) imperative() bool {
+	switch s.low(1) {
+	case "the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their",
+		"its", "all", "some", "every", "each", "any", "me", "us", "him", "them", "it":
+		return true
+	}
+	return len(s.toks) > 1 && (s.isName(1) || s.toks[1].used)
+}
+
+// nameAhead reports whether token i, or the one after an article at i,
+// is a name.
+func (s *scanner) nameAhead(i int) bool {
+	if w := s.low(i); w == "the" || w == "a" || w == "an" {
+		i++
+	}
+	return i < len(s.toks) && s.isName(i)
+}
+
+// canon is the comparison form of token i.
+func (s *scanner) canon(i int) string {
+	w := s.toks[i].low
+	if a, ok := aliases[w]; ok {
+		w = a
+	}
+	if s.isName(i) {
+		return w
+	}
+	if syn, ok := synonyms[w]; ok {
+		w = syn
+	}
+	st := stem(w)
+	if v, ok := verbCanon[st]; ok {
+		return v
+	}
+	// "reship" is "ship" again.
+	if rest, ok := strings.CutPrefix(st, "re"); ok && !verbStems[st] && len(rest) > 2 {
+		if v, ok := verbCanon[rest]; ok {
+			return v
+		}
+	}
+	return st
+}
+
+// verbCanon maps the stem of every verb of verbGroups to the stem of its
+// group's first verb, and verbStems holds the stems of every known verb.
+var verbCanon, verbStems = func() (map[string]string, map[string]bool) {
+	canon, all := map[string]string{}, map[string]bool{}
+	for _, g := range verbGroups {
+		head := verbStem(g[0])
+		for _, v := range g {
+			canon[verbStem(v)] = head
+			all[head] = true
+		}
+	}
+	for v := range verbs {
+		all[verbStem(v)] = true
+		if strings.Contains(v, "_") {
+			canon[verbStem(v)] = verbStem(v)
+		}
+	}
+	return canon, all
+}()
+
+// verbStem stems a verb, each part of a phrasal one ("set_up").
+func verbStem(v string) string {
+	parts := strings.Split(v, "_")
+	parts[0] = english.Stem(parts[0], false)
+	return strings.Join(parts, "_")
+}
+
+// stem stems an English word, hyphenated parts one by one.
+func stem(w string) string {
+	if a, ok := aliases[w]; ok {
+		w = a
+	}
+	if syn, ok := synonyms[w]; ok {
+		w = syn
+	}
+	parts := strings.Split(w, "-")
+	for i, p := range parts {
+		parts[i] = english.Stem(p, false)
+	}
+	return strings.Join(parts, "-")
+}
+
+// knownNames are product names often written in lowercase or first in a
+// sentence, where capitals do not tell them apart.
+var knownNames = fields(`postgresql postgres redis memcached kafka clickhouse mongodb mysql sqlite
+	dynamodb elasticsearch rabbitmq nats terraform pulumi kubernetes docker vercel netlify heroku aws
+	gcp azure github gitlab jenkins grafana datadog sentry stripe adyen slack jira notion figma zendesk
+	intercom mixpanel posthog segment snowflake bigquery redshift airflow dbt superset metabase`)
+
+// isName reports whether token i is a name: capitalised where a sentence
+// does not start, written with capitals or digits inside, or a known
+// product name; never a common acronym ("API", "SSO").
+func (s *scanner) isName(i int) bool {
+	t := s.toks[i]
+	w := t.low
+	if commonAcronyms[w] || w == "i" || w == "" {
+		return false
+	}
+	if knownNames[w] {
+		return true
+	}
+	r, size := utf8.DecodeRuneInString(t.raw)
+	rest := t.raw[size:]
+	inner := strings.IndexFunc(rest, unicode.IsUpper) >= 0
+	letters := strings.IndexFunc(t.raw, unicode.IsLetter) >= 0
+	digits := strings.IndexFunc(t.raw, unicode.IsDigit) >= 0
+	_, month := months[w]
+	switch {
+	case letters && digits, inner && strings.IndexFunc(rest, unicode.IsLower) >= 0:
+		return true // "us-east-1", "ClickHouse", "iOS"
+	case !unicode.IsUpper(r), month, weekdays[w] != "":
+		// A month or weekday that is not a date of the item modifies a
+		// noun: "the March invoice".
+		return false
+	case inner:
+		return true
+	}
+	return i > 0 && !slices.Contains([]string{".", ":"}, s.toks[i-1].raw[len(s.toks[i-1].raw)-1:])
+}

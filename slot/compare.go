@@ -1,0 +1,474 @@
+package slot
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/tenure-dev/tenure"
+)
+
+// Relation is how a new item relates to an existing one.
+type Relation int
+
+// Relations.
+const (
+	// Different: another slot, or another type. The new item is new.
+	Different Relation = iota
+	// Same: the same slot with the same value, a restatement.
+	Same
+	// Changed: the same slot with another value (a number, unit, bound,
+	// date, time, version, name, owner or polarity changed), or an item
+	// the new one says it replaces.
+	Changed
+	// Refined: the same slot with a value added ("PostgreSQL" then
+	// "PostgreSQL 16 on RDS") and none changed.
+	Refined
+)
+
+func (r Relation) String() string {
+	return [...]string{"different", "same", "changed", "refined"}[r]
+}
+
+// Item is a state item with its analysis, so that an item compared with
+// many others is read once.
+type Item struct {
+	*tenure.StateItem
+	Analysis
+	// subject and value are the analyses of the item's Subject and Value
+	// fields, when they are set.
+	subject, value *Analysis
+}
+
+// NewItem reads it.
+func NewItem(it *tenure.StateItem) *Item {
+	x := &Item{StateItem: it, Analysis: Analyze(it.Type, it.Text)}
+	if it.Subject != "" {
+		s := Analyze(it.Type, it.Subject)
+		x.subject = &s
+	}
+	if it.Value != "" {
+		v := Analyze(it.Type, it.Value)
+		x.value = &v
+	}
+	return x
+}
+
+// Cues are what the message an item came from says of it besides the
+// item: whether it reverses something, names what it replaces, or adds to
+// what was said.
+type Cues struct {
+	// Reversal is the first reversal cue of the message ("instead", "no
+	// longer", "actually", "change of plan", "switched" ...), or "".
+	Reversal string
+	// Additive is set when the message adds to what was said: "too" or
+	// "as well" closing a clause, "also", "another".
+	Additive bool
+	// Restated is set when the message says it repeats what was said:
+	// "as agreed", "to be clear", "reminder", "still".
+	Restated bool
+	// Instead are the phrases the message says are replaced ("instead of
+	// Redis", ", not Leeds").
+	Instead []string
+}
+
+var (
+	clauseEndRe = regexp.MustCompile(`(?i)\b(?:too|as well|either)\s*(?:[,.;!?)]|$)`)
+	wordSepRe   = regexp.MustCompile(`[^\p{L}\p{N}']+`)
+)
+
+// maxCueBytes is how much of the messages ReadCues reads.
+const maxCueBytes = 8192
+
+// ReadCues reads the cues of the text of the messages an item came from
+// (the first 8 KiB of it).
+func ReadCues(message string) Cues {
+	message = clip(message, maxCueBytes)
+	message = typography.Replace(message)
+	padded := " " + strings.Join(strings.Fields(wordSepRe.ReplaceAllString(strings.ToLower(message), " ")), " ") + " "
+	var c Cues
+	for _, p := range reversalCues {
+		if strings.Contains(padded, " "+p+" ") {
+			c.Reversal = p
+			break
+		}
+	}
+	for _, p := range additiveCues {
+		if p == "too" || p == "as well" || p == "either" {
+			continue
+		}
+		if strings.Contains(padded, " "+p+" ") {
+			c.Additive = true
+		}
+	}
+	if clauseEndRe.MatchString(message) {
+		c.Additive = true
+	}
+	for _, p := range restatementCues {
+		if strings.Contains(padded, " "+p+" ") {
+			c.Restated = true
+		}
+	}
+	var a Analysis
+	a.cutInstead(message)
+	c.Instead = a.Instead
+	return c
+}
+
+// Result is what Compare found.
+type Result struct {
+	Relation Relation
+	// Reason names what decided: "type", "subject", "instead", "cue",
+	// "negation", "quantity", "date", "time", "version", "name", "value",
+	// "owner", "due", "additive", "restated".
+	Reason string
+	// Overlap is the Dice coefficient of the two frames: how much of what
+	// they are about they share, from 0 to 1.
+	Overlap float64
+}
+
+// Compare relates c, a new item, to old, an existing one. Items of
+// different types are Different. An item that says it replaces old
+// ("instead of PostgreSQL" naming old's value, or the message's "rather
+// than ...") has Changed it, unless their subjects are plainly different.
+// Otherwise the slot is the same when one frame holds every plain word of
+// the other (names may differ: they are values), when both items name the
+// same Subject, or, with a reversal cue in the message, when the frames
+// share at least half their words. On the same slot, any difference of
+// polarity, quantity (number, unit, rate or bound), date, time of day,
+// version, name, Value, owner or due date is a change, and a value the new
+// item adds is a refinement; else the items are the Same. A name replaced
+// by another in a message that adds ("Tom at 7 pm too") is a new item.
+func Compare(old, c *Item, cues Cues) Result {
+	if old.StateItem.Type != c.StateItem.Type {
+		return Result{Relation: Different, Reason: "type"}
+	}
+	d := diff(old.Frame, c.Frame)
+	res := Result{Overlap: d.overlap()}
+	plainClash := len(d.plainA) > 0 && len(d.plainB) > 0 && d.sharedPlain == 0
+	if !plainClash && (old.replacedBy(c.Instead) || d.shared > 0 && old.replacedBy(cues.Instead)) {
+		res.Relation, res.Reason = Changed, "instead"
+		return res
+	}
+	if x, y, ok := antonymPair(d); ok {
+		// "Disable push notifications" replaces "Enable push
+		// notifications": the rest of the frame decides the slot.
+		rest := diff(without(old.Frame, x), without(c.Frame, y))
+		if same, _ := sameSlot(old, c, rest); same {
+			res.Relation, res.Reason = Changed, "antonym"
+			return res
+		}
+	}
+	same, why := sameSlot(old, c, d)
+	relaxed := false
+	switch {
+	case same || why == "subject" || cues.Additive || res.Overlap < minOverlap:
+	case cues.Reversal != "":
+		// The message says it replaces something, and this is the
+		// closest thing.
+		same, relaxed = true, true
+	case cues.Restated:
+		// The message says it repeats something: the same slot, whose
+		// values still decide.
+		same = true
+	}
+	if !same {
+		res.Relation, res.Reason = Different, "subject"
+		return res
+	}
+	if reason := changed(old, c, d); reason != "" {
+		if reason == "name" && cues.Additive {
+			res.Relation, res.Reason = Different, "additive"
+			return res
+		}
+		res.Relation, res.Reason = Changed, reason
+		return res
+	}
+	if relaxed || cues.Reversal != "" && slices.ContainsFunc(d.onlyB, func(w Word) bool { return w.Verb }) {
+		// The message reverses something, and the new item does
+		// something else to the same thing ("actually, replace the old
+		// cabinets").
+		res.Relation, res.Reason = Changed, "cue"
+		return res
+	}
+	if reason := refined(old, c, d); reason != "" {
+		res.Relation, res.Reason = Refined, reason
+		return res
+	}
+	res.Relation, res.Reason = Same, "restated"
+	return res
+}
+
+// sameSlot decides whether two items are about the same thing: by their
+// Subject fields when both have one and these are equal or share nothing,
+// else by their frames.
+func sameSlot(old, c *Item, d frameDiff) (bool, string) {
+	if old.subject != nil && c.subject != nil {
+		sd := diff(old.subject.Frame, c.subject.Frame)
+		switch {
+		case len(sd.onlyA) == 0 && len(sd.onlyB) == 0 && sd.shared > 0:
+			return true, "subject"
+		case sd.shared == 0:
+			return false, "subject"
+		}
+	}
+	if d.lenA == 0 && d.lenB == 0 {
+		// Nothing but values ("3 times a week"): one slot when they
+		// measure the same thing.
+		return sharesFacetKey(old.Facets, c.Facets), "frame"
+	}
+	if d.shared == 0 || d.overlap() < minOverlap {
+		return false, "frame"
+	}
+	// One frame holds the other, or they differ only in names (a value
+	// replaced by another).
+	return len(d.onlyA) == 0 || len(d.onlyB) == 0 || len(d.plainA) == 0 && len(d.plainB) == 0, "frame"
+}
+
+// antonymPair finds a verb only old has and one only c has that are
+// antonyms.
+func antonymPair(d frameDiff) (Word, Word, bool) {
+	for _, x := range d.onlyA {
+		for _, y := range d.onlyB {
+			if x.Verb && y.Verb && isAntonym(x.Stem, y.Stem) {
+				return x, y, true
+			}
+		}
+	}
+	return Word{}, Word{}, false
+}
+
+var antonymStems = func() map[[2]string]bool {
+	m := map[[2]string]bool{}
+	for _, p := range antonyms {
+		a, b := verbStem(p[0]), verbStem(p[1])
+		if c, ok := verbCanon[a]; ok {
+			a = c
+		}
+		if c, ok := verbCanon[b]; ok {
+			b = c
+		}
+		m[[2]string{a, b}], m[[2]string{b, a}] = true, true
+	}
+	return m
+}()
+
+func isAntonym(a, b string) bool { return antonymStems[[2]string{a, b}] }
+
+// without returns ws without the words of w's stem.
+func without(ws []Word, w Word) []Word {
+	return slices.DeleteFunc(slices.Clone(ws), func(x Word) bool { return x.Stem == w.Stem })
+}
+
+// changed names the value that differs between two items of one slot, or
+// returns "".
+func changed(old, c *Item, d frameDiff) string {
+	if old.Negated != c.Negated {
+		return "negation"
+	}
+	if r := facetChange(old.Facets, c.Facets); r != "" {
+		return r
+	}
+	if old.Owner != "" && c.Owner != "" && !sameName(old.Owner, c.Owner) {
+		return "owner"
+	}
+	if old.Due != "" && c.Due != "" && old.Due != c.Due {
+		return "due"
+	}
+	if len(d.namesA) > 0 && len(d.namesB) > 0 {
+		return "name"
+	}
+	if old.value != nil && c.value != nil {
+		vd := diff(old.value.Frame, c.value.Frame)
+		if len(vd.onlyA) > 0 && len(vd.onlyB) > 0 || old.value.Negated != c.value.Negated ||
+			facetChange(old.value.Facets, c.value.Facets) != "" {
+			return "value"
+		}
+	}
+	return ""
+}
+
+// refined names the value the new item adds, or returns "".
+func refined(old, c *Item, d frameDiff) string {
+	if r := facetAdded(old.Facets, c.Facets); r != "" {
+		return r
+	}
+	switch {
+	case c.Owner != "" && old.Owner == "":
+		return "owner"
+	case c.Due != "" && old.Due == "":
+		return "due"
+	case len(d.namesB) > 0:
+		return "name"
+	}
+	return ""
+}
+
+// replacedBy reports whether one of phrases names this item: every
+// content word of the phrase is one of the item's words, and its values
+// are the item's.
+func (x *Item) replacedBy(phrases []string) bool {
+	for _, p := range phrases {
+		pa := Analyze(x.StateItem.Type, p)
+		if len(pa.Frame) == 0 && len(pa.Facets) == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(pa.Frame, func(w Word) bool { return !containsWord(x.Frame, w) }) &&
+			facetAdded(x.Facets, pa.Facets) == "" && facetChange(x.Facets, pa.Facets) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// frameDiff is how two frames differ.
+type frameDiff struct {
+	lenA, lenB, shared, sharedPlain int
+	onlyA, onlyB                    []Word
+	// plainA and namesA split onlyA into plain words and names; plainB and
+	// namesB the same for onlyB.
+	plainA, namesA, plainB, namesB []Word
+}
+
+func diff(a, b []Word) frameDiff {
+	d := frameDiff{lenA: len(uniq(a)), lenB: len(uniq(b))}
+	for _, w := range uniq(a) {
+		if containsWord(b, w) {
+			d.shared++
+			if !w.Name {
+				d.sharedPlain++
+			}
+		} else {
+			d.onlyA = append(d.onlyA, w)
+		}
+	}
+	for _, w := range uniq(b) {
+		if !containsWord(a, w) {
+			d.onlyB = append(d.onlyB, w)
+		}
+	}
+	d.plainA, d.namesA = splitNames(d.onlyA)
+	d.plainB, d.namesB = splitNames(d.onlyB)
+	return d
+}
+
+// overlap is the Dice coefficient of the frames.
+func (d frameDiff) overlap() float64 {
+	if d.lenA+d.lenB == 0 {
+		return 0
+	}
+	return 2 * float64(d.shared) / float64(d.lenA+d.lenB)
+}
+
+func uniq(ws []Word) []Word {
+	var out []Word
+	for _, w := range ws {
+		if !containsWord(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func splitNames(ws []Word) (plain, names []Word) {
+	for _, w := range ws {
+		if w.Name {
+			names = append(names, w)
+		} else {
+			plain = append(plain, w)
+		}
+	}
+	return plain, names
+}
+
+func containsWord(ws []Word, w Word) bool {
+	return slices.ContainsFunc(ws, func(x Word) bool { return sameStem(x.Stem, w.Stem) })
+}
+
+// minOverlap is the least share of their frames two items on one slot
+// have in common (the Dice coefficient): "Set up CI" is not the slot of
+// "Set up CI alerts for the nightly build".
+const minOverlap = 0.5
+
+// minSharedPrefix is how long a common beginning makes two stems one word
+// ("respond" and "respons", "replac" and "replacement").
+const minSharedPrefix = 6
+
+func sameStem(a, b string) bool {
+	if a == b {
+		return true
+	}
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n >= minSharedPrefix
+}
+
+// sameName reports whether two owners name one person: the same name, or
+// one is the other's first name.
+func sameName(a, b string) bool {
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	return len(fa) > 0 && len(fb) > 0 && strings.EqualFold(fa[0], fb[0]) && (len(fa) == 1 || len(fb) == 1)
+}
+
+// facetGroups maps each facet key to its values (bound and value), in a
+// comparable form.
+func facetGroups(fs []Facet) map[string][]string {
+	m := map[string][]string{}
+	for _, f := range fs {
+		k := string(f.Kind) + "|" + f.Key
+		v := f.Bound + ":" + f.Value
+		if !slices.Contains(m[k], v) {
+			m[k] = append(m[k], v)
+		}
+	}
+	for k := range m {
+		slices.Sort(m[k])
+	}
+	return m
+}
+
+func sharesFacetKey(a, b []Facet) bool {
+	ga := facetGroups(a)
+	for _, f := range b {
+		if _, ok := ga[string(f.Kind)+"|"+f.Key]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// facetChange names the kind of the first facet whose values differ
+// between a and b, or returns "".
+func facetChange(a, b []Facet) string {
+	ga, gb := facetGroups(a), facetGroups(b)
+	for _, f := range b {
+		k := string(f.Kind) + "|" + f.Key
+		if va, ok := ga[k]; ok && !slices.Equal(va, gb[k]) {
+			return string(f.Kind)
+		}
+	}
+	return ""
+}
+
+// facetAdded names the kind of the first facet b has a key for that a
+// has not, or returns "".
+func facetAdded(a, b []Facet) string {
+	ga := facetGroups(a)
+	for _, f := range b {
+		if _, ok := ga[string(f.Kind)+"|"+f.Key]; !ok {
+			return string(f.Kind)
+		}
+	}
+	return ""
+}
+
+// ValueChange names what differs in value between two items taken to be
+// on one slot (by a similarity the caller trusts), or returns "".
+func ValueChange(old, c *Item) string {
+	return changed(old, c, diff(old.Frame, c.Frame))
+}

@@ -1,0 +1,227 @@
+package slot_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/slot"
+)
+
+// facets renders an analysis's facets compactly for comparison.
+func facets(a slot.Analysis) []string {
+	var out []string
+	for _, f := range a.Facets {
+		s := fmt.Sprintf("%s %s=%s", f.Kind, f.Key, f.Value)
+		if f.Bound != "" {
+			s += " " + f.Bound
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestAnalyzeFacets(t *testing.T) {
+	for _, c := range []struct {
+		typ  tenure.StateType
+		text string
+		want []string
+	}{
+		{tenure.StateConstraint, "The dashboard p95 must load in under 2 seconds", []string{"quantity duration=2 max"}},
+		{tenure.StateConstraint, "Dashboard p95 load time must stay below 2 s", []string{"quantity duration=2 max"}},
+		{tenure.StateConstraint, "Each API request must complete in at most 300 ms at p95", []string{"quantity duration=0.3 max"}},
+		{tenure.StateConstraint, "Hosting must stay under $500 a month", []string{"quantity money:usd/month=500 max"}},
+		{tenure.StateConstraint, "Spend at most €1,500 on the trip", []string{"quantity money:eur=1500 max"}},
+		{tenure.StateConstraint, "Budget for the migration is $12k", []string{"quantity money:usd=12000"}},
+		{tenure.StateConstraint, "Payloads must not exceed 64 KB", []string{"quantity size=64000 max"}},
+		{tenure.StateConstraint, "The renovation cannot cost more than $20,000", []string{"quantity money:usd=20000 max"}},
+		{tenure.StateConstraint, "Save no less than $400 a month", []string{"quantity money:usd/month=400 min"}},
+		{tenure.StateConstraint, "Uptime must be at least 99.95%", []string{"quantity percent=99.95 min"}},
+		{tenure.StateConstraint, "Sleep at least 7 hours of sleep a night", []string{"quantity duration/night=25200 min"}},
+		{tenure.StateDecision, "Run three times a week", []string{"quantity times/week=3"}},
+		{tenure.StateDecision, "Release every two weeks", []string{"quantity duration=1209600 every"}},
+		{tenure.StateDecision, "Release every week", []string{"quantity duration=604800 every"}},
+		{tenure.StateDecision, "Hire two backend engineers", []string{"quantity count:backend=2"}},
+		{tenure.StateDecision, "Use PostgreSQL 16 for the primary database", []string{"version postgresql=16"}},
+		{tenure.StateDecision, "Escalate the ticket to tier 2", []string{"quantity #tier=2"}},
+		{tenure.StateAction, "Send Maya the estimate by 10 May 2023", []string{"date date=2023-05-10"}},
+		{tenure.StateAction, "Set up the ingestion pipeline by Friday March 14", []string{"date date=03-14"}},
+		{tenure.StateAction, "Have the party on Saturday 12 August", []string{"date date=08-12"}},
+		{tenure.StateAction, "Call grandma on Sunday", []string{"date date=wd:sun"}},
+		{tenure.StateAction, "Decommission the cluster by the end of the month", []string{"date date=end:month"}},
+		{tenure.StateAction, "Ship it in Q3", []string{"date date=q3"}},
+		{tenure.StateAction, "Take the 7:40 train", []string{"time time=07:40"}},
+		{tenure.StateAction, "Pick up the kids at 4 pm", []string{"time time=16:00"}},
+		{tenure.StateAction, "Reset the 2FA by 5pm today", []string{"time time=17:00", "date date=rel:today"}},
+		{tenure.StateAction, "Refund 50% of the March invoice", []string{"quantity percent=50"}},
+		{tenure.StateQuestion, "What is the weather like in Lisbon in June?", []string{"date date=m:6"}},
+		{tenure.StateRisk, "Agents may share temporary passwords", nil},
+	} {
+		t.Run(c.text, func(t *testing.T) {
+			if diff := cmp.Diff(c.want, facets(slot.Analyze(c.typ, c.text))); diff != "" {
+				t.Errorf("facets (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAnalyzePolarityAndInstead(t *testing.T) {
+	for _, c := range []struct {
+		text    string
+		negated bool
+		instead []string
+	}{
+		{"We cannot store raw IP addresses", true, nil},
+		{"We can store raw IP addresses if they are hashed", false, nil},
+		{"No shellfish at the restaurant", true, nil},
+		{"Avoid dairy on weekends", true, nil},
+		{"Payloads must not exceed 64 KB", false, nil},
+		{"Use ClickHouse for the analytics store instead of PostgreSQL", false, []string{"PostgreSQL"}},
+		{"Use Kafka rather than RabbitMQ for the queue", false, []string{"RabbitMQ"}},
+		{"Replace GitHub Actions with Buildkite for CI", false, []string{"GitHub Actions"}},
+		{"We moved production from us-east-1 to eu-west-1", false, []string{"us-east-1"}},
+		{"Ship the headset to the Manchester office, not Leeds", false, []string{"Leeds"}},
+	} {
+		a := slot.Analyze(tenure.StateConstraint, c.text)
+		if a.Negated != c.negated || !cmp.Equal(a.Instead, c.instead) {
+			t.Errorf("Analyze(%q): negated %v, instead %q; want %v, %q", c.text, a.Negated, a.Instead, c.negated, c.instead)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		typ                  tenure.StateType
+		text, subject, value string
+	}{
+		{tenure.StateDecision, "Use PostgreSQL for the analytics store", "analytics store", "PostgreSQL"},
+		{tenure.StateDecision, "Use ClickHouse for the analytics store instead of PostgreSQL", "analytics store", "ClickHouse"},
+		{tenure.StateDecision, "Use Memcached instead of Redis", "", "Memcached"},
+		{tenure.StateDecision, "Use PostgreSQL 16 on RDS for analytics", "analytics", "PostgreSQL 16, RDS"},
+		{tenure.StateConstraint, "The dashboard p95 must load in under 2 seconds", "dashboard p95 load", "under 2 seconds"},
+		{tenure.StateConstraint, "We cannot store raw IP addresses", "store raw ip addresses", "no"},
+		{tenure.StateConstraint, "The renovation cannot cost more than $20,000", "renovation cost", "at most $20,000"},
+		{tenure.StateAction, "Set up the ingestion pipeline by 14 March 2025", "set up ingestion pipeline", "14 March 2025"},
+	} {
+		s, v := slot.Parse(c.typ, c.text)
+		if s != c.subject || v != c.value {
+			t.Errorf("Parse(%q) = %q, %q; want %q, %q", c.text, s, v, c.subject, c.value)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	d, c, a := tenure.StateDecision, tenure.StateConstraint, tenure.StateAction
+	it := func(typ tenure.StateType, text string) *slot.Item {
+		return slot.NewItem(&tenure.StateItem{Type: typ, Text: text})
+	}
+	for _, x := range []struct {
+		old, new *slot.Item
+		message  string
+		want     slot.Relation
+		reason   string
+	}{
+		{it(d, "Use PostgreSQL for the analytics store"), it(d, "Use Postgres for the analytics store"), "", slot.Same, "restated"},
+		{it(d, "Use PostgreSQL for the analytics store"), it(d, "Use ClickHouse for the analytics store instead of PostgreSQL"), "", slot.Changed, "instead"},
+		{it(d, "Use PostgreSQL for the analytics store"), it(d, "Use ClickHouse for the analytics store"), "", slot.Changed, "name"},
+		{it(d, "Use PostgreSQL for the analytics store"), it(d, "Use PostgreSQL for billing"), "", slot.Different, "subject"},
+		{it(d, "Use PostgreSQL 15 for the primary database"), it(d, "Use PostgreSQL 16 for the primary database"), "", slot.Changed, "version"},
+		{it(d, "Use PostgreSQL for analytics"), it(d, "Use PostgreSQL 16 on RDS for analytics"), "", slot.Refined, "version"},
+		{it(c, "The dashboard p95 must load in under 2 seconds"), it(c, "The dashboard p95 must load in under 5 seconds"), "", slot.Changed, "quantity"},
+		{it(c, "Hosting must stay under $500 a month"), it(c, "Monitoring must stay under $100 a month"), "", slot.Different, "subject"},
+		{it(c, "We cannot store raw IP addresses"), it(c, "We can store raw IP addresses if they are hashed"), "", slot.Changed, "negation"},
+		{it(d, "Enable push notifications by default"), it(d, "Disable push notifications by default"), "", slot.Changed, "antonym"},
+		{it(a, "Send Maya the estimate by 10 May 2023"), it(a, "Send Maya the estimate by 12 May 2023"), "", slot.Changed, "date"},
+		{it(a, "Take the 7:40 train to Leeds"), it(a, "Take the 18:05 train back from Leeds"), "", slot.Different, "subject"},
+		{it(d, "Meet Sara at 7 pm"), it(d, "Meet Tom at 7 pm"), "", slot.Changed, "name"},
+		{it(d, "Meet Sara at 7 pm"), it(d, "Meet Tom at 7 pm"), "And meet Tom at 7 pm too.", slot.Different, "additive"},
+		{it(d, "Waive the fee"), it(d, "Collect the fee"), "", slot.Different, "subject"},
+		{it(d, "Waive the fee"), it(d, "Collect the fee"), "Change of plan: collect the fee.", slot.Changed, "cue"},
+		{it(d, "Use Redis for caching"), it(tenure.StateRisk, "Use Redis for caching"), "", slot.Different, "type"},
+	} {
+		t.Run(x.old.Text+" / "+x.new.Text, func(t *testing.T) {
+			r := slot.Compare(x.old, x.new, slot.ReadCues(x.message))
+			if r.Relation != x.want || r.Reason != x.reason {
+				t.Errorf("Compare = %s (%s), want %s (%s)", r.Relation, r.Reason, x.want, x.reason)
+			}
+		})
+	}
+}
+
+func TestCompareOwnerAndDue(t *testing.T) {
+	task := func(owner, due string) *slot.Item {
+		return slot.NewItem(&tenure.StateItem{Type: tenure.StateAction, Text: "Set up the ingestion pipeline", Owner: owner, Due: due})
+	}
+	for _, x := range []struct {
+		old, new *slot.Item
+		want     slot.Relation
+	}{
+		{task("Marco", ""), task("Priya", ""), slot.Changed},
+		{task("Marco", ""), task("marco", ""), slot.Same},
+		{task("", ""), task("Marco", ""), slot.Refined},
+		{task("Marco", "2025-03-14"), task("Marco", "2025-03-21"), slot.Changed},
+		{task("Marco", "2025-03-14"), task("", ""), slot.Same},
+	} {
+		if r := slot.Compare(x.old, x.new, slot.Cues{}); r.Relation != x.want {
+			t.Errorf("%q/%q then %q/%q: %s (%s), want %s", x.old.Owner, x.old.Due, x.new.Owner, x.new.Due, r.Relation, r.Reason, x.want)
+		}
+	}
+}
+
+func TestReadCues(t *testing.T) {
+	for _, c := range []struct {
+		message  string
+		reversal string
+		additive bool
+		restated bool
+	}{
+		{"Actually, we will use Memcached instead of Redis.", "instead", false, false},
+		{"Change of plan: Pulumi for the VPC.", "change of plan", false, false},
+		{"We're no longer using Recharts.", "no longer", false, false},
+		{"Let's host the docs on Vercel too.", "", true, false},
+		{"7:40 is too early, let's take the 9:10.", "", false, false},
+		{"Also move the billing to annual.", "", true, false},
+		{"Go for the backend, as agreed.", "", false, true},
+		{"Reminder that hosting must stay under $500.", "", false, true},
+	} {
+		got := slot.ReadCues(c.message)
+		if got.Reversal != c.reversal || got.Additive != c.additive || got.Restated != c.restated {
+			t.Errorf("ReadCues(%q) = %+v, want reversal %q additive %v restated %v", c.message, got, c.reversal, c.additive, c.restated)
+		}
+	}
+}
+
+// FuzzCompare checks, for any two texts, that analysis and comparison do
+// not panic, that an item restated is the Same, that comparing is
+// deterministic, and that the parsed subject and value are short valid
+// text.
+func FuzzCompare(f *testing.F) {
+	for _, s := range []string{"Use PostgreSQL 15 for the primary database", "The dashboard p95 must load in under 2 seconds",
+		"Send Maya the RDS cost estimate by 10 May 2023", "Actually use Memcached instead of Redis", "no no not never 7:40 $5k",
+		"Call on Friday March 14 at 5pm", "replace x with", "from to from to", "every every 1,000,000.5%", ""} {
+		f.Add(s, "Use ClickHouse instead")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, typ := range tenure.StateTypes {
+			x := slot.NewItem(&tenure.StateItem{Type: typ, Text: a})
+			y := slot.NewItem(&tenure.StateItem{Type: typ, Text: b})
+			if len(x.Frame) > 0 || len(x.Facets) > 0 {
+				if r := slot.Compare(x, slot.NewItem(&tenure.StateItem{Type: typ, Text: a}), slot.Cues{}); r.Relation != slot.Same && !strings.Contains(r.Reason, "instead") {
+					t.Errorf("%q compared with itself: %s (%s)", a, r.Relation, r.Reason)
+				}
+			}
+			r1, r2 := slot.Compare(x, y, slot.ReadCues(b)), slot.Compare(x, y, slot.ReadCues(b))
+			if r1 != r2 {
+				t.Errorf("Compare not deterministic: %+v then %+v", r1, r2)
+			}
+			s, v := slot.Parse(typ, a)
+			if !utf8.ValidString(s) && utf8.ValidString(a) || !utf8.ValidString(v) && utf8.ValidString(a) {
+				t.Errorf("Parse(%q) = %q, %q: invalid UTF-8", a, s, v)
+			}
+		}
+	})
+}
