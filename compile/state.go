@@ -46,8 +46,10 @@ func stateHeader(items []*item) string {
 	for _, it := range items {
 		if s := it.obj.StateItem; s != nil && s.LastSeenAt.After(updated) {
 			updated = s.LastSeenAt
-		} else if s == nil && it.obj.TxStart.After(updated) {
-			updated = it.obj.TxStart
+		} else if s == nil && it.obj.ValidFrom.After(updated) {
+			// A summary or a working-set object: when what it says became
+			// true (a summary's last message), not when it was written.
+			updated = it.obj.ValidFrom
 		}
 	}
 	stamp := "unknown"
