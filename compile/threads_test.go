@@ -42,11 +42,20 @@ func TestThreadScopedContext(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// A decision of project apollo, made in another conversation.
-	text := "Use Kubernetes for the apollo deployment"
-	item := tenure.StateItem{UID: tenure.StateUID(tenure.StateDecision, text), Type: tenure.StateDecision, Text: text,
-		Status: "active", Confidence: tenure.ConfidenceHigh, ThreadID: "roadmap", Refs: []string{"r1"}, CreatedAt: at, LastSeenAt: at}
-	f.put(eve, tenure.Object{Key: "state/roadmap/" + item.UID, Content: text, UserID: "eve", ProjectID: "apollo", StateItem: &item})
+	// A decision of project apollo, made in another conversation: the
+	// digest of the whole thread files it under the project its messages
+	// name.
+	if _, err := f.store.AppendMessages(f.ctx, eve, []tenure.Message{
+		msg("roadmap", "r1", "apollo", "Let's use Kubernetes for the apollo deployment.", 6),
+		msg("roadmap", "r2", "apollo", "Should we mirror the apollo images to a second registry?", 7),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	d := f.store.Digest(f.ctx, eve, "roadmap", extract.NewRules(extract.RulesOptions{}), nil, engine.SummaryOptions{})
+	if d.Err() != nil || d.State.ItemsInserted < 2 {
+		t.Fatalf("digest of the project thread = %+v", d)
+	}
+	var text string
 
 	req := compile.Request{Principal: eve, Query: "Which database does billing use, and where do I live? mongodb search shard", Budget: 3000, ThreadID: "billing"}
 	env, tr := f.compile(req)
@@ -71,7 +80,7 @@ func TestThreadScopedContext(t *testing.T) {
 	req.Scope.ProjectID = "apollo"
 	env, _ = f.compile(req)
 	mustContain(t, env.Text(), "Kubernetes")
-	mustNotContain(t, env.Text(), "MongoDB")
+	mustNotContain(t, env.Text(), "MongoDB", "second registry") // a question stays in its thread
 	req.Scope.ProjectID, req.Threads = "", []string{compile.AllThreads}
 	env, _ = f.compile(req)
 	mustContain(t, env.Text(), "MongoDB", "PostgreSQL")

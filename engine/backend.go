@@ -59,7 +59,11 @@ type MessageList struct {
 	AfterID   string
 	UserID    string
 	ProjectID string
-	Limit     int
+	// AnyProject lists the messages of every project (ProjectID is then
+	// ignored): projects are not access control, and a thread's digest
+	// reads all of it.
+	AnyProject bool
+	Limit      int
 }
 
 // MessageCandidateFilter selects messages for a compilation: the Limit

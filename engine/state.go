@@ -392,7 +392,7 @@ func (r *stateRun) stateObject(it tenure.StateItem) tenure.Object {
 		Content:   it.Text,
 		Source:    "extraction",
 		UserID:    r.scope.UserID,
-		ProjectID: r.scope.ProjectID,
+		ProjectID: r.projectOf(it.Refs),
 		ValidFrom: it.LastSeenAt,
 		StateItem: &it,
 	}
@@ -506,4 +506,26 @@ func (e *Engine) ExtractAll(ctx context.Context, p tenure.Principal, thread stri
 			return total, err
 		}
 	}
+}
+
+// projectOf is the project a new state item belongs to: the digest's own
+// project, or, for a digest of the whole thread, the project all its
+// source messages name (none when they differ), so that a project's
+// decisions and constraints cross threads within the project only.
+func (r *stateRun) projectOf(refs []string) string {
+	if r.scope.ProjectID != "" {
+		return r.scope.ProjectID
+	}
+	project, seen := "", false
+	for _, id := range refs {
+		m := r.msgs[id]
+		if m == nil {
+			continue
+		}
+		if seen && m.ProjectID != project {
+			return ""
+		}
+		project, seen = m.ProjectID, true
+	}
+	return project
 }

@@ -92,7 +92,9 @@ func (e *Engine) pending(ctx context.Context, p tenure.Principal, sc tenure.Scop
 	if err != nil {
 		return nil, wm, false, wrap("read watermark", err)
 	}
-	list := MessageList{ThreadID: thread, UserID: sc.UserID, ProjectID: sc.ProjectID, Limit: limit}
+	// A digest without a project reads the thread whole; what it writes
+	// takes the project its messages name (see projectOf).
+	list := MessageList{ThreadID: thread, UserID: sc.UserID, ProjectID: sc.ProjectID, AnyProject: sc.ProjectID == "", Limit: limit}
 	if had {
 		list.AfterID = wm.MessageID
 	}

@@ -77,8 +77,8 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 		return nil, err
 	}
 	q := `SELECT ` + messageCols + ` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ?
-		AND (m.user_id = '' OR m.user_id = ?) AND (m.project_id = '' OR m.project_id = ?)`
-	args := []any{tenant, f.ThreadID, f.UserID, f.ProjectID}
+		AND (m.user_id = '' OR m.user_id = ?) AND (? OR m.project_id = '' OR m.project_id = ?)`
+	args := []any{tenant, f.ThreadID, f.UserID, f.AnyProject, f.ProjectID}
 	if f.AfterTime != nil {
 		q += ` AND m.created_at > ?`
 		args = append(args, f.AfterTime.UnixNano())
