@@ -2,37 +2,13 @@ package compile_test
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, rewriting it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", name, diff)
-	}
-}
 
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
@@ -121,8 +97,8 @@ func TestGoldenRich(t *testing.T) {
 	f := newFixture(t)
 	richStore(f)
 	env, tr := f.compile(richRequest())
-	golden(t, "rich.txt.golden", []byte(env.Render(compile.FormatText).(string)))
-	golden(t, "rich.openai.json.golden", mustJSON(t, env.OpenAI()))
-	golden(t, "rich.anthropic.json.golden", mustJSON(t, env.Anthropic()))
-	golden(t, "rich.trace.json.golden", mustJSON(t, stable(tr)))
+	golden.Check(t, "rich.txt.golden", []byte(env.Render(compile.FormatText).(string)))
+	golden.Check(t, "rich.openai.json.golden", mustJSON(t, env.OpenAI()))
+	golden.Check(t, "rich.anthropic.json.golden", mustJSON(t, env.Anthropic()))
+	golden.Check(t, "rich.trace.json.golden", mustJSON(t, stable(tr)))
 }

@@ -4,13 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -21,42 +18,14 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/internal/golden"
 	"github.com/tenure-dev/tenure/llm"
 	"github.com/tenure-dev/tenure/llm/openai"
 )
 
-// The -update flag rewrites golden files. Other test files of the package
-// may declare it too; whichever initializes first registers it.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-}
-
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
 // checkGolden compares got with testdata/name, or rewrites the file when
 // -update is set.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if updateGolden() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatalf("update golden: %v", err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got; run with -update if intended):\n%s", path, diff)
-	}
-}
+func checkGolden(t *testing.T, name, got string) { t.Helper(); golden.Check(t, name, []byte(got)) }
 
 // llmCompleter is a fake llm.Completer: a function.
 type llmCompleter func(ctx context.Context, r llm.Request) (llm.Response, error)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/internal/golden"
 	"github.com/tenure-dev/tenure/llm"
 	"github.com/tenure-dev/tenure/summarize"
 )
@@ -94,24 +95,24 @@ func TestLLMPrompts(t *testing.T) {
 	if _, err := l.Rolling(ctx, "Caroline: I went to the adoption agency in Boston yesterday.", msgs[5:]); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "rolling_v1.golden", renderRequest(f.last(t)))
+	golden.Check(t, "rolling_v1.golden", renderRequest(f.last(t)))
 
 	if _, err := l.Rolling(ctx, "", msgs[:2]); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "rolling_v1_first.golden", renderRequest(f.last(t)))
+	golden.Check(t, "rolling_v1_first.golden", renderRequest(f.last(t)))
 
 	if _, err := l.Session(ctx, msgs); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "session_v1.golden", renderRequest(f.last(t)))
+	golden.Check(t, "session_v1.golden", renderRequest(f.last(t)))
 
 	t.Run("Omitted", func(t *testing.T) {
 		l := summarize.NewLLM(f, summarize.Options{MaxInputChars: 200})
 		if _, err := l.Session(ctx, msgs); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "session_v1_omitted.golden", renderRequest(f.last(t)))
+		golden.Check(t, "session_v1_omitted.golden", renderRequest(f.last(t)))
 	})
 
 	t.Run("QuotedTextCannotCloseTags", func(t *testing.T) {

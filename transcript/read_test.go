@@ -3,41 +3,19 @@ package transcript_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/internal/golden"
 	"github.com/tenure-dev/tenure/transcript"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
 // start dates the turns of exports without timestamps.
 var start = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
-
-// golden compares got with testdata/name, rewriting it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", name, diff)
-	}
-}
 
 // fixture reads testdata/name.
 func fixture(t *testing.T, name string) []byte {
@@ -114,7 +92,7 @@ func TestFixtures(t *testing.T) {
 			if d.Format != c.want {
 				t.Fatalf("Detect = %+v, want format %s", d, c.want)
 			}
-			golden(t, c.file+".golden", render(t, parse(t, d.Format, string(data))))
+			golden.Check(t, c.file+".golden", render(t, parse(t, d.Format, string(data))))
 		})
 	}
 }
