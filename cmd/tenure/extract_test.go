@@ -110,7 +110,7 @@ func TestExtractLLMFailureKeepsSummaries(t *testing.T) {
 	mustCLI(t, projectJSONL, "ingest", "--db", db, "--extract=false", "-")
 	// Nothing listens on port 1: the model is unreachable.
 	r := tenureCLI(t, "", "extract", "--db", db, "--thread", "p1", "--rolling-every", "1", "--json",
-		"--llm", "openai", "--llm-url", "http://127.0.0.1:1/v1")
+		"--llm", "openai", "--llm-url", "http://127.0.0.1:1/v1", "--llm-retries", "0")
 	if r.code != tenure.ExitCode(tenure.CodeUnavailable) || !strings.Contains(r.stdout, `"rolling"`) {
 		t.Errorf("exit %d, stdout %s; want unavailable with the rolling summary still written (extractive fallback)", r.code, r.stdout)
 	}
