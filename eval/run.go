@@ -63,6 +63,7 @@ type Variant struct {
 var Ablations = []Variant{
 	{"tenure-no-speaker", compile.HistoryOptions{DisableSpeaker: true}},
 	{"tenure-no-focus", compile.HistoryOptions{DisableFocus: true}},
+	{"tenure-no-roles", compile.HistoryOptions{DisableRoles: true}},
 	{"tenure-no-temporal", compile.HistoryOptions{DisableTemporal: true}},
 	{"tenure-no-sessions", compile.HistoryOptions{DisableSessions: true}},
 	{"tenure-no-neighbors", compile.HistoryOptions{DisableNeighbors: true}},
