@@ -18,14 +18,24 @@ const assistantWeight = 0.3
 // discussed", "your earlier suggestion"). A request for something new
 // ("can you recommend…") is not one: it asks about the user.
 var recallsAssistant = regexp.MustCompile(`(?i)\b(?:` +
-	`you(?:'ve| have| had)?\s+(?:\w+\s+)?(?:mentioned|said|told|suggested|recommended|gave|given|provided|listed|made|shared|` +
-	`explained|described|wrote|written|created|came up with|proposed|offered|named|showed|shown|pointed out|taught)|` +
-	`did you\s+(?:\w+\s+)?(?:mention|say|tell|suggest|recommend|give|provide|list|make|share|explain|describe|write|create|` +
-	`come up with|propose|offer|name|show|point out|teach)|` +
-	`remind me|` +
+	`you(?:'ve| have| had)?\s+(?:\w+\s+)?(?:` + pastSpeech + `)|` +
+	`did you\s+(?:\w+\s+)?(?:` + speech + `)|` +
+	`you (?:were|was) (?:saying|talking|telling|explaining)|` +
+	`remind me|tell me again|repeat|recap|` +
 	`our (?:\w+\s+)?(?:conversation|chat|discussion|exchange)s?|` +
 	`we (?:\w+\s+)?(?:talked|discussed|spoke|chatted|went over|covered)|` +
 	`your (?:previous|earlier|last|original) \w+)\b`)
+
+// What the assistant may have said or made, in the past tense and as an
+// infinitive ("did you …").
+const (
+	pastSpeech = `mentioned|said|told|suggested|recommended|gave|given|provided|listed|made|shared|explained|described|` +
+		`wrote|written|created|came up with|proposed|offered|named|showed|shown|pointed out|taught|planned|prepared|` +
+		`drafted|generated|composed|put together|designed|outlined|calculated|summari[sz]ed|translated|compiled|advised`
+	speech = `mention|say|tell|suggest|recommend|give|provide|list|make|share|explain|describe|write|create|come up with|` +
+		`propose|offer|name|show|point out|teach|plan|prepare|draft|generate|compose|put together|design|outline|` +
+		`calculate|summari[sz]e|translate|compile|advise`
+)
 
 // weighRoles scales the assistant's turns by assistantWeight unless the
 // query recalls what the assistant said. The weight applies after
