@@ -13,17 +13,18 @@ const assistantWeight = 0.3
 
 // recallsAssistant matches a query that recalls what the assistant said:
 // its past speech ("you mentioned", "the move you made", "what did you
-// recommend"),
-// "remind me", or a past conversation ("our previous chat", "we
-// discussed", "your earlier suggestion"). A request for something new
-// ("can you recommend…") is not one: it asks about the user.
+// recommend"), "remind me", or a past conversation and what came of it
+// ("our previous chat", "we discussed", "what did we agree on", "your
+// earlier suggestion"). A request for something new ("can you
+// recommend…") is not one: it asks about the user.
 var recallsAssistant = regexp.MustCompile(`(?i)\b(?:` +
 	`you(?:'ve| have| had)?\s+(?:\w+\s+)?(?:` + pastSpeech + `)|` +
 	`did you\s+(?:\w+\s+)?(?:` + speech + `)|` +
 	`you (?:were|was) (?:saying|talking|telling|explaining)|` +
 	`remind me|tell me again|repeat|recap|` +
 	`our (?:\w+\s+)?(?:conversation|chat|discussion|exchange)s?|` +
-	`we (?:\w+\s+)?(?:talked|discussed|spoke|chatted|went over|covered)|` +
+	`we (?:\w+\s+)?(?:talked|discussed|spoke|chatted|went over|covered|decided|agreed|settled|chose|planned)|` +
+	`did we\s+(?:\w+\s+)?(?:talk|discuss|decide|agree|settle|choose|plan)|` +
 	`your (?:previous|earlier|last|original) \w+)\b`)
 
 // What the assistant may have said or made, in the past tense and as an

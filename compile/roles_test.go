@@ -111,6 +111,7 @@ func TestRecallsAssistant(t *testing.T) {
 		{"Going back to your earlier suggestion, how long does it take?", true},
 		{"What was the third stop on the itinerary you planned for me?", true},
 		{"Can you tell me again the name of that hotel?", true},
+		{"Which database did we agree on for the event log?", true},
 		{"Can you suggest some useful accessories for my phone?", false},
 		{"Can you recommend a show or movie for me to watch tonight?", false},
 		{"I'm trying to decide whether to buy a NAS device now. What do you think?", false},
