@@ -19,16 +19,17 @@ func civil(t time.Time) time.Time {
 }
 
 // queryPeriods returns the periods a query names: the dates it spells out
-// ("in July 2022", "on 3 June, 2023") and the past it gives relative to
-// at, the time of the compilation ("two weeks ago", "last month",
-// "yesterday"). A relative day is one either side too ("two days ago" is
+// ("in July 2022", "on 3 June, 2023"), months and weeks of months without
+// their year, the latest by at, the time of the compilation ("in March",
+// "the first week of March"), and the past it gives relative to at ("two
+// weeks ago", "last month", "yesterday"). A relative day is one either side too ("two days ago" is
 // said loosely, and an evening's event may be told the next morning), but
 // never today or later: "what should I watch tonight" or "this weekend"
 // asks about what is coming, which says nothing of which past turns
 // matter.
 func queryPeriods(query string, at time.Time) []span {
 	var out []span
-	for _, d := range temporal.Absolute(query) {
+	for _, d := range append(temporal.Absolute(query), temporal.Named(query, at)...) {
 		out = append(out, spanOf(d, 0))
 	}
 	today := civil(at)

@@ -62,8 +62,9 @@ func TestRoles(t *testing.T) {
 	}
 }
 
-// A question about a time relative to now ("two weeks ago") finds what
-// was said then; one about what is coming ("tonight") prefers no day.
+// A question about a time relative to now ("two weeks ago", "the first
+// week of April") finds what was said then; one about what is coming
+// ("tonight") prefers no day.
 func TestRelativePeriod(t *testing.T) {
 	now := time.Date(2023, 4, 18, 20, 0, 0, 0, time.UTC)
 	on := func(pos int64, day time.Time, text string, score float64) tenure.ScoredMessage {
@@ -94,6 +95,9 @@ func TestRelativePeriod(t *testing.T) {
 	}
 	if text := compileFor("What should I cook tonight?"); strings.Contains(text, "Cooked pasta") {
 		t.Errorf("tonight raised yesterday's turn:\n%s", text)
+	}
+	if text := compileFor("What did we cook in the first week of April?"); !strings.Contains(text, "mushroom risotto") {
+		t.Errorf("the turn of the first week of April is missing:\n%s", text)
 	}
 }
 
