@@ -22,11 +22,11 @@ func civil(t time.Time) time.Time {
 // ("in July 2022", "on 3 June, 2023"), months and weeks of months without
 // their year, the latest by at, the time of the compilation ("in March",
 // "the first week of March"), and the past it gives relative to at ("two
-// weeks ago", "last month", "yesterday"). A relative day is one either side too ("two days ago" is
-// said loosely, and an evening's event may be told the next morning), but
-// never today or later: "what should I watch tonight" or "this weekend"
-// asks about what is coming, which says nothing of which past turns
-// matter.
+// weeks ago", "last month", "yesterday"). A relative day is one either
+// side too ("two days ago" is said loosely, and an evening's event may be
+// told the next morning), but never today or later: "what should I watch
+// tonight" or "this weekend" asks about what is coming, which says
+// nothing of which past turns matter.
 func queryPeriods(query string, at time.Time) []span {
 	var out []span
 	for _, d := range append(temporal.Absolute(query), temporal.Named(query, at)...) {
@@ -65,6 +65,7 @@ func spanOf(d tenure.ResolvedDate, slack int) span {
 	return span{first.AddDate(0, 0, -slack), last.AddDate(0, 0, slack)}
 }
 
+// holds reports whether t's calendar date is in the span.
 func (s span) holds(t time.Time) bool {
 	c := civil(t)
 	return !c.Before(s.first) && !c.After(s.last)
