@@ -50,13 +50,13 @@ type LMEReport struct {
 
 // HaystackSize describes the histories of a run's questions.
 type HaystackSize struct {
-	Sessions     float64 `json:"mean_sessions"`
-	Messages     float64 `json:"mean_messages"`
-	MinTokens    int     `json:"min_tokens"`
-	MaxTokens    int     `json:"max_tokens"`
-	MeanTokens   int     `json:"mean_tokens"`
-	sumTok, sumS int
-	sumM         int
+	Sessions   float64 `json:"mean_sessions"`
+	Messages   float64 `json:"mean_messages"`
+	MinTokens  int     `json:"min_tokens"`
+	MaxTokens  int     `json:"max_tokens"`
+	MeanTokens int     `json:"mean_tokens"`
+	// Sums over the questions, for the means.
+	sumTok, sumS, sumM int
 }
 
 // IngestStats times the ingestion of the haystacks into Tenure's store:
