@@ -15,7 +15,7 @@ import (
 var evalSpec = commandSpec{
 	name:    "eval",
 	args:    "locomo|longmemeval|bench",
-	summary: "measure retrieval quality on LoCoMo or LongMemEval, or speed against bare SQLite",
+	summary: "measure retrieval on LoCoMo or LongMemEval, or speed against bare SQLite",
 	detail: `eval locomo ingests each LoCoMo conversation of --data into a fresh store
 and, for every question and budget, compiles a context and scores it:
 evidence recall (the share of the question's evidence turns present
@@ -69,7 +69,7 @@ func (c *evalCmd) define(fs *flag.FlagSet) {
 		defaultLongMemEval+")")
 	fs.StringVar(&c.budgets, "budgets", "", "token `budgets`, comma-separated (default: locomo "+locomoBudgets+", longmemeval "+lmeBudgets+")")
 	fs.StringVar(&c.tokenizer, "tokenizer", "cl100k_base", "tokenizer `encoding` of the budgets")
-	fs.BoolVar(&c.ablation, "ablation", false, "locomo: also run Tenure with each mechanism turned off")
+	fs.BoolVar(&c.ablation, "ablation", false, "locomo, longmemeval: also run Tenure with each mechanism turned off")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
 	fs.StringVar(&c.sizes, "sizes", "1000,10000,100000", "bench: stored message `counts`, comma-separated")
 	fs.IntVar(&c.queries, "queries", 200, "bench: compile `queries` per size")
