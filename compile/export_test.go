@@ -10,4 +10,6 @@ var (
 	FencedText      = fencedText
 	SpeakerLabel    = speakerLabel
 	StructuralStart = func(s string) bool { return structuralStart(fold(s)) }
+	// RecallsAssistant tells a query about what the assistant said.
+	RecallsAssistant = recallsAssistant.MatchString
 )

@@ -36,10 +36,14 @@ type HistoryOptions struct {
 	// that share no other word with the query ranked by how much they say.
 	DisableFocus bool
 	// DisableTemporal turns off resolved dates: the search boost, the
-	// boost for turns written in (or about) a day or month the query names
-	// ("in July 2022", "on 3 June, 2023") and the "yesterday = 7 May 2023"
-	// annotations.
+	// boost for turns written in (or about) a period the query names, as a
+	// date ("in July 2022", "on 3 June, 2023") or relative to the time of
+	// the compilation ("two weeks ago", "last month"), and the "yesterday
+	// = 7 May 2023" annotations.
 	DisableTemporal bool
+	// DisableRoles weighs the assistant's turns like the user's even
+	// when the query is not about what the assistant said.
+	DisableRoles bool
 	// DisableSessions turns off session-level routing.
 	DisableSessions bool
 	// DisableNeighbors turns off neighbouring-turn rescue.
@@ -148,9 +152,9 @@ func (r *run) rankHistory() {
 		qwords[w] = true
 	}
 	temporalQ := !h.DisableTemporal && isTemporalQuery(r.req.Query)
-	var periods []tenure.ResolvedDate
+	var periods []span
 	if !h.DisableTemporal {
-		periods = temporal.Absolute(r.req.Query)
+		periods = queryPeriods(r.req.Query, r.at)
 	}
 	for _, it := range items {
 		if top > 0 {
@@ -176,6 +180,9 @@ func (r *run) rankHistory() {
 	}
 	if !h.DisableSessions {
 		routeSessions(items)
+	}
+	if !h.DisableRoles {
+		weighRoles(items, r.req.Query)
 	}
 	max := 0.0
 	for _, it := range items {
@@ -244,33 +251,6 @@ func isTemporalQuery(q string) bool {
 		}
 	}
 	return strings.HasPrefix(l, "when")
-}
-
-// inPeriods reports whether a message was written in, or resolves a date
-// in, one of the periods (days or months).
-func inPeriods(m *tenure.ScoredMessage, periods []tenure.ResolvedDate) bool {
-	for _, p := range periods {
-		if samePeriod(m.CreatedAt, p) {
-			return true
-		}
-		for _, d := range m.Dates {
-			if samePeriod(d.Date, p) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// samePeriod compares calendar dates as written: a message's date in its
-// own location, the day its writer called "today".
-func samePeriod(t time.Time, p tenure.ResolvedDate) bool {
-	y, m, d := t.Date()
-	py, pm, pd := p.Date.Date()
-	if p.Granularity == temporal.Month {
-		return y == py && m == pm
-	}
-	return y == py && m == pm && d == pd
 }
 
 // shareWithNeighbors adds to each turn a share of every match next to it:

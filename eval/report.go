@@ -40,23 +40,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 
-	budgetHeader := func(title string) {
-		p("%s\t", title)
-		for _, b := range r.Budgets {
-			p("%d\t", b)
-		}
-		p("\n")
-	}
 	bySystem := func(title string, cell func(*Result) string) {
-		budgetHeader(title)
-		for _, s := range r.Systems {
-			p("%s\t", s)
-			for _, b := range r.Budgets {
-				p("%s\t", cell(r.Results[s][b]))
-			}
-			p("\n")
-		}
-		p("\t\n")
+		writeBySystem(tw, title, r.Systems, r.Budgets, func(s string, b int) string { return cell(r.Results[s][b]) })
 	}
 	bySystem("evidence recall", func(x *Result) string { return f3(x.Overall.EvidenceRecall) })
 	bySystem("answer-token recall", func(x *Result) string { return f3(x.Overall.AnswerTokenRecall) })
@@ -116,3 +101,21 @@ func (r *Report) hasCategory(c string) bool {
 }
 
 func f3(x float64) string { return fmt.Sprintf("%.3f", x) }
+
+// writeBySystem writes a table of one row per system and one column per
+// budget, then a blank row.
+func writeBySystem(w io.Writer, title string, systems []string, budgets []int, cell func(system string, budget int) string) {
+	fmt.Fprintf(w, "%s\t", title)
+	for _, b := range budgets {
+		fmt.Fprintf(w, "%d\t", b)
+	}
+	fmt.Fprintln(w)
+	for _, s := range systems {
+		fmt.Fprintf(w, "%s\t", s)
+		for _, b := range budgets {
+			fmt.Fprintf(w, "%s\t", cell(s, b))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprint(w, "\t\n")
+}

@@ -63,6 +63,7 @@ type Variant struct {
 var Ablations = []Variant{
 	{"tenure-no-speaker", compile.HistoryOptions{DisableSpeaker: true}},
 	{"tenure-no-focus", compile.HistoryOptions{DisableFocus: true}},
+	{"tenure-no-roles", compile.HistoryOptions{DisableRoles: true}},
 	{"tenure-no-temporal", compile.HistoryOptions{DisableTemporal: true}},
 	{"tenure-no-sessions", compile.HistoryOptions{DisableSessions: true}},
 	{"tenure-no-neighbors", compile.HistoryOptions{DisableNeighbors: true}},
@@ -139,19 +140,12 @@ func (m *Metrics) finish() {
 
 // RunLoCoMo evaluates every conversation.
 func RunLoCoMo(ctx context.Context, convs []Conversation, opt Options) (*Report, error) {
-	if len(opt.Budgets) == 0 {
-		opt.Budgets = []int{500, 1000, 2000, 4000}
-	}
-	if opt.Tokenizer == "" {
-		opt.Tokenizer = tokenizer.CL100KBase
-	}
-	counter, err := tokenizer.New(opt.Tokenizer)
+	counter, variants, err := setUp(&opt.Budgets, []int{500, 1000, 2000, 4000}, &opt.Tokenizer, opt.Variants)
 	if err != nil {
 		return nil, err
 	}
 	rep := &Report{Tokenizer: opt.Tokenizer, Budgets: opt.Budgets, FullTokens: map[string]int{},
 		Results: map[string]map[int]*Result{}}
-	variants := append([]Variant{{Name: "tenure"}}, opt.Variants...)
 	for _, v := range variants {
 		rep.Systems = append(rep.Systems, v.Name)
 	}
@@ -190,6 +184,23 @@ func RunLoCoMo(ctx context.Context, convs []Conversation, opt Options) (*Report,
 		}
 	}
 	return rep, nil
+}
+
+// setUp applies the defaults a harness shares: the budgets (def when
+// none), the tokenizer (cl100k_base) and its counter, and the Tenure
+// systems: the default configuration, then the variants.
+func setUp(budgets *[]int, def []int, tok *string, variants []Variant) (*tokenizer.Tokenizer, []Variant, error) {
+	if len(*budgets) == 0 {
+		*budgets = def
+	}
+	if *tok == "" {
+		*tok = tokenizer.CL100KBase
+	}
+	counter, err := tokenizer.New(*tok)
+	if err != nil {
+		return nil, nil, err
+	}
+	return counter, append([]Variant{{Name: "tenure"}}, variants...), nil
 }
 
 // evalPrincipal owns the evaluation stores.

@@ -5,9 +5,35 @@ import (
 	"unicode"
 )
 
-// normalizeSpace collapses runs of whitespace, so that a turn counts as
-// present whatever line wrapping the context used.
-func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+// normalizeText is what "present verbatim" compares: the text with
+// invisible characters (controls other than whitespace, and format
+// characters such as zero-width spaces and direction marks) dropped and
+// every run of whitespace (line breaks, tabs, non-breaking spaces) turned
+// into one space, so that a turn counts as present whatever line wrapping
+// the context used and whatever invisible characters its renderer
+// removed. Nothing else is folded: case, punctuation and escaping count.
+func normalizeText(s string) string {
+	clean := true
+	for _, r := range s {
+		if invisible(r) {
+			clean = false
+			break
+		}
+	}
+	if !clean {
+		s = strings.Map(func(r rune) rune {
+			if invisible(r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func invisible(r rune) bool {
+	return (unicode.IsControl(r) && !unicode.IsSpace(r)) || unicode.Is(unicode.Cf, r)
+}
 
 // EvidenceRecall is LoCoMo's retrieval metric for one question: the share
 // of its evidence turns whose text appears verbatim in the context.
@@ -17,10 +43,10 @@ func EvidenceRecall(context string, evidence []string, turnText map[string]strin
 	if len(evidence) == 0 {
 		return 0, false
 	}
-	ctx := normalizeSpace(context)
+	ctx := normalizeText(context)
 	hit := 0
 	for _, id := range evidence {
-		if t, ok := turnText[id]; ok && strings.Contains(ctx, normalizeSpace(t)) {
+		if t, ok := turnText[id]; ok && strings.Contains(ctx, normalizeText(t)) {
 			hit++
 		}
 	}

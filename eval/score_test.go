@@ -21,6 +21,8 @@ func TestEvidenceRecall(t *testing.T) {
 	}{
 		{"all present", "Ann: I adopted a beagle called Rex.\nBen: A blue vase for my grandmother.", []string{"D1:1", "D1:2"}, 1, true},
 		{"whitespace differs", "A blue vase for my grandmother. (yesterday = 7 May 2023)", []string{"D1:2"}, 1, true},
+		{"invisible characters", "A blue\u00a0vase for\u200b my\tgrandmother.", []string{"D1:2"}, 1, true},
+		{"case differs", "a blue vase for my grandmother.", []string{"D1:2"}, 0, true},
 		{"one of two", "I adopted a beagle called Rex.", []string{"D1:1", "D1:2"}, 0.5, true},
 		{"partial text is a miss", "I adopted a beagle", []string{"D1:1"}, 0, true},
 		{"unknown id is a miss", "Good luck!", []string{"D1:3", "D9:9"}, 0.5, true},

@@ -44,8 +44,13 @@ func (s TenureSystem) Context(ctx context.Context, q string, budget int) (string
 }
 
 // turnLine is how the baselines show a turn: its date, speaker and text.
+// A turn without a speaker is shown with its role.
 func turnLine(m tenure.Message) string {
-	return fmt.Sprintf("[%s] %s: %s", m.CreatedAt.Format("2 January 2006"), m.Speaker, m.Text())
+	who := m.Speaker
+	if who == "" {
+		who = m.Role
+	}
+	return fmt.Sprintf("[%s] %s: %s", m.CreatedAt.Format("2 January 2006"), who, m.Text())
 }
 
 // countLines counts each line once, when a baseline is built.
@@ -140,16 +145,22 @@ func (s *BM25System) Name() string { return "bm25-turns" }
 // Context implements System.
 func (s *BM25System) Context(_ context.Context, q string, budget int) (string, error) {
 	scores := s.index.Scores(retrieve.Terms(q))
-	order := make([]int, len(scores))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
 	var matched []int
-	for _, i := range order {
+	for _, i := range byScore(scores) {
 		if scores[i] > 0 {
 			matched = append(matched, i)
 		}
 	}
 	return pack(s.lines, s.tokens, matched, budget), nil
+}
+
+// byScore returns the indexes of scores, highest score first (ties in
+// index order).
+func byScore(scores []float64) []int {
+	order := make([]int, len(scores))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	return order
 }

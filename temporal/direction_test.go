@@ -62,6 +62,8 @@ func TestResolveDirection(t *testing.T) {
 		{"OK/InAMonth", mar3, "I'll know in a month", []res{{"in a month", "2025-04-01", "month"}}},
 		{"OK/InAFewWeeks", mar3, "in a few weeks", []res{{"in a few weeks", "2025-03-24", "week"}}},
 		{"OK/InAYear", mar3, "We might move in a year", []res{{"in a year", "2026-01-01", "year"}}},
+		{"OK/InAMonthAgo", mar3, "I ran in a race in a month ago", []res{{"a month ago", "2025-02-01", "month"}}},
+		{"OK/InTwoWeeksAgo", mar3, "we met in two weeks ago", []res{{"two weeks ago", "2025-02-17", "week"}}},
 		{"OK/FromNow", mar3, "two weeks from now", []res{{"two weeks from now", "2025-03-17", "week"}}},
 		{"OK/DaysFromNow", mar3, "10 days from now", []res{{"10 days from now", "2025-03-13", "day"}}},
 		{"OK/PresentSchedule", ref("2025-03-04"), "The store is closed on Monday.", []res{{"on Monday", "2025-03-10", "day"}}},

@@ -97,3 +97,26 @@ func timeIn(sec int64, lo, hi int) time.Time {
 	}
 	return time.Unix(sec, 0).UTC()
 }
+
+// FuzzNamed checks that Named never panics and that each result is the
+// input's own text, a midnight in UTC in the calendar every store holds,
+// a day, a week or a month (on its first).
+func FuzzNamed(f *testing.F) {
+	for _, s := range []string{"in March", "the first week of March", "the last weekend in June 2023", "since Sept.",
+		"in May 14", "during mid-July", "the 4th week of Dec 9999", "the last weekend of Feb 0001", ""} {
+		f.Add(s, monday.Unix())
+	}
+	f.Fuzz(func(t *testing.T, text string, sec int64) {
+		for _, d := range temporal.Named(text, timeIn(sec, 1, 9999)) {
+			if d.Expr == "" || !strings.Contains(text, d.Expr) {
+				t.Fatalf("Named(%q): Expr %q is not in the text", text, d.Expr)
+			}
+			if d.Date.Location() != time.UTC || d.Date.Hour() != 0 || !tenure.InCalendar(d.Date) {
+				t.Fatalf("Named(%q): date %v of %q", text, d.Date, d.Expr)
+			}
+			if g := d.Granularity; g != "day" && g != "week" && (g != "month" || d.Date.Day() != 1) {
+				t.Fatalf("Named(%q): %s %v of %q", text, g, d.Date, d.Expr)
+			}
+		}
+	})
+}

@@ -171,7 +171,9 @@ func (s *scanner) in(i int) (phrase, bool) {
 		return phrase{}, false
 	}
 	n, j, ok := s.count(i + 1)
-	if !ok || !(s.at(j, kUnit) || s.at(j, kUnits)) {
+	if !ok || !(s.at(j, kUnit) || s.at(j, kUnits)) || s.at(j+1, kAgo) {
+		// "in a month ago" is "in" before "a month ago": the rule at the
+		// next word reads it.
 		return phrase{}, false
 	}
 	if s.direction(i, j+1) == behind {

@@ -14,8 +14,8 @@ import (
 
 var evalSpec = commandSpec{
 	name:    "eval",
-	args:    "locomo|bench",
-	summary: "measure retrieval quality on LoCoMo, or speed against bare SQLite",
+	args:    "locomo|longmemeval|bench",
+	summary: "measure retrieval on LoCoMo or LongMemEval, or speed against bare SQLite",
 	detail: `eval locomo ingests each LoCoMo conversation of --data into a fresh store
 and, for every question and budget, compiles a context and scores it:
 evidence recall (the share of the question's evidence turns present
@@ -25,6 +25,19 @@ fit) and bm25-turns (BM25 top turns until the budget is full). --ablation
 adds Tenure with each retrieval mechanism turned off in turn. Only turns,
 speakers, session dates and photo captions reach the system under test;
 gold observations, summaries and evidence never do.
+
+eval longmemeval reads LongMemEval questions from --data (a JSON list,
+.json or .json.gz) and, for each question, ingests its haystack into a
+fresh store (every session a session of the user's thread, dated from
+haystack_dates, user and assistant turns with their roles) and compiles
+the question at question_date as "now" within each budget. Per question
+type and overall (abstention questions left out): turn evidence recall
+(the share of has_answer turns present verbatim), recall_all, session
+recall and, for sessions ranked as units, recall_all@5/@10 and NDCG@5;
+envelope tokens, compile latency and ingest time; beside bm25-turns,
+bm25-sessions (whole sessions ranked, packed best first) and recency.
+--types and --limit select questions; --ablation as for locomo. The
+answers, evidence sessions and has_answer marks never reach the system.
 
 eval bench measures, side by side in one run, message ingestion through
 the full write path against a bare SQLite insert of the same rows, and
@@ -45,17 +58,23 @@ type evalCmd struct {
 	dir        string
 	extract    string
 	llm        llmFlags
+	limit      int
+	types      string
 }
 
 func (c *evalCmd) define(fs *flag.FlagSet) {
 	fs.BoolVar(&c.json, "json", false, "print the numbers as JSON")
-	fs.StringVar(&c.data, "data", "../shared/data/locomo", "`directory` of LoCoMo conversation files (*.json); bench uses their turns and questions as its corpus")
-	fs.StringVar(&c.budgets, "budgets", "500,1000,2000,4000", "locomo: token `budgets`, comma-separated")
+	fs.StringVar(&c.data, "data", "", "`path`: locomo and bench, a directory of LoCoMo conversation files (*.json; default "+
+		defaultLoCoMo+"), bench using their turns and questions as its corpus; longmemeval, a JSON file of questions (.json or .json.gz; default "+
+		defaultLongMemEval+")")
+	fs.StringVar(&c.budgets, "budgets", "", "token `budgets`, comma-separated (default: locomo "+locomoBudgets+", longmemeval "+lmeBudgets+")")
 	fs.StringVar(&c.tokenizer, "tokenizer", "cl100k_base", "tokenizer `encoding` of the budgets")
-	fs.BoolVar(&c.ablation, "ablation", false, "locomo: also run Tenure with each mechanism turned off")
+	fs.BoolVar(&c.ablation, "ablation", false, "locomo, longmemeval: also run Tenure with each mechanism turned off")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
 	fs.StringVar(&c.sizes, "sizes", "1000,10000,100000", "bench: stored message `counts`, comma-separated")
 	fs.IntVar(&c.queries, "queries", 200, "bench: compile `queries` per size")
+	fs.IntVar(&c.limit, "limit", 0, "longmemeval: evaluate the first `n` selected questions only (0: all)")
+	fs.StringVar(&c.types, "types", "", "longmemeval: question `types` to evaluate, comma-separated (default all)")
 	fs.StringVar(&c.extract, "extract", "none", "locomo: also run Tenure with state extraction: none, rules or llm (see --llm)")
 	c.llm.define(fs)
 	fs.StringVar(&c.dir, "dir", "", "`directory` for the temporary stores (default: the system's)")
@@ -68,18 +87,79 @@ func (c *evalCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	switch args[0] {
 	case "locomo":
 		return c.locomo(ctx, sio)
+	case "longmemeval":
+		return c.longMemEval(ctx, sio)
 	case "bench":
 		return c.bench(ctx, sio)
 	}
-	return tenure.Errorf(tenure.CodeInvalid, "", "unknown evaluation %q (want locomo or bench)", args[0])
+	return tenure.Errorf(tenure.CodeInvalid, "", "unknown evaluation %q (want locomo, longmemeval or bench)", args[0])
 }
 
-func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
-	budgets, err := positiveInts("--budgets", c.budgets, 1_000_000)
+// Defaults of the flags that differ by evaluation.
+const (
+	defaultLoCoMo      = "../shared/data/locomo"
+	defaultLongMemEval = "../shared/data/longmemeval/dev.json.gz"
+	locomoBudgets      = "500,1000,2000,4000"
+	lmeBudgets         = "1000,2000,4000,8000"
+)
+
+// orDefault returns v, or def when v is empty.
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func (c *evalCmd) longMemEval(ctx context.Context, sio stdio) error {
+	budgets, err := positiveInts("--budgets", orDefault(c.budgets, lmeBudgets), 1_000_000)
 	if err != nil {
 		return err
 	}
-	convs, err := eval.LoadLoCoMo(c.data)
+	if c.limit < 0 {
+		return tenure.Errorf(tenure.CodeInvalid, "--limit", "%d is negative", c.limit)
+	}
+	if c.extract != "none" {
+		return tenure.Errorf(tenure.CodeInvalid, "--extract", "is for locomo only")
+	}
+	var types []string
+	for _, t := range strings.Split(c.types, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			types = append(types, t)
+		}
+	}
+	qs, loaded, err := eval.LoadLongMemEval(orDefault(c.data, defaultLongMemEval), eval.LoadOptions{Types: types, Limit: c.limit})
+	if err != nil {
+		return err
+	}
+	if len(qs) == 0 {
+		return tenure.Errorf(tenure.CodeInvalid, "--data", "no question with evidence selected (%d read)", loaded.Read)
+	}
+	opt := eval.LMEOptions{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir}
+	if c.ablation {
+		opt.Variants = eval.Ablations
+	}
+	if bar := newProgress(progressOut(sio, c.noProgress), len(qs), "longmemeval", "question"); bar != nil {
+		opt.Progress = func(done, _ int) { bar.Set(done) }
+		defer bar.Finish()
+	}
+	rep, err := eval.RunLongMemEval(ctx, qs, opt)
+	if err != nil {
+		return err
+	}
+	rep.Loaded = loaded
+	if c.json {
+		return writeJSON(sio.out, rep)
+	}
+	return rep.WriteTable(sio.out)
+}
+
+func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
+	budgets, err := positiveInts("--budgets", orDefault(c.budgets, locomoBudgets), 1_000_000)
+	if err != nil {
+		return err
+	}
+	convs, err := eval.LoadLoCoMo(orDefault(c.data, defaultLoCoMo))
 	if err != nil {
 		return err
 	}
@@ -146,7 +226,7 @@ func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 	if c.queries < 1 || c.queries > 1_000_000 {
 		return tenure.Errorf(tenure.CodeInvalid, "--queries", "%d is not between 1 and 1000000", c.queries)
 	}
-	convs, err := eval.LoadLoCoMo(c.data)
+	convs, err := eval.LoadLoCoMo(orDefault(c.data, defaultLoCoMo))
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,29 @@ func TestEvalLoCoMo(t *testing.T) {
 	}
 }
 
+func TestEvalLongMemEval(t *testing.T) {
+	data := "../../eval/testdata/longmemeval/tiny.json"
+	rep := mustJSON[eval.LMEReport](t, "", "eval", "longmemeval", "--data", data, "--budgets", "90,400", "--dir", t.TempDir())
+	if rep.Questions != 4 || rep.Loaded.Abstention != 1 || len(rep.Budgets) != 2 || len(rep.Systems) != 4 {
+		t.Fatalf("report = %+v", rep)
+	}
+	for _, sys := range []string{"tenure", "bm25-turns", "bm25-sessions", "recency"} {
+		for _, b := range []int{90, 400} {
+			if r := rep.Results[sys][b]; r == nil || r.Overall.Questions != 4 || r.Types["multi-session"] == nil {
+				t.Errorf("%s@%d = %+v", sys, b, r)
+			}
+		}
+	}
+	table := mustCLI(t, "", "eval", "longmemeval", "--data", data, "--budgets", "100", "--types", "multi-session, temporal-reasoning",
+		"--limit", "1", "--ablation", "--dir", t.TempDir()).stdout
+	for _, want := range []string{"LongMemEval: 1 questions (3 read; left out: 0 abstention, 2 of other types", "tenure-no-neighbors",
+		"evidence recall @100", "multi-session"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+}
+
 func TestEvalBench(t *testing.T) {
 	rep := mustJSON[eval.BenchReport](t, "", "eval", "bench", "--data", "../../eval/testdata/locomo", "--sizes", "40",
 		"--queries", "3", "--dir", t.TempDir())
@@ -45,6 +68,10 @@ func TestEvalInvalid(t *testing.T) {
 		{[]string{"eval", "locomo", "--budgets", "500,x"}, "--budgets"},
 		{[]string{"eval", "locomo", "--budgets", "0"}, "--budgets"},
 		{[]string{"eval", "locomo", "--data", "/nonexistent"}, "data"},
+		{[]string{"eval", "longmemeval", "--data", "/nonexistent.json"}, "data"},
+		{[]string{"eval", "longmemeval", "--data", "../../eval/testdata/longmemeval/tiny.json", "--types", "multi"}, "types"},
+		{[]string{"eval", "longmemeval", "--limit", "-1"}, "--limit"},
+		{[]string{"eval", "longmemeval", "--extract", "rules"}, "--extract"},
 		{[]string{"eval", "bench", "--sizes", "-5"}, "--sizes"},
 		{[]string{"eval", "bench", "--queries", "0"}, "--queries"},
 		{[]string{"eval", "sideways"}, ""},

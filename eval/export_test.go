@@ -1,0 +1,7 @@
+package eval
+
+// Exported for tests.
+var (
+	NDCG            = ndcg
+	RankedRecallAll = rankedRecallAll
+)
