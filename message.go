@@ -177,6 +177,13 @@ type MessageQuery struct {
 	Before *time.Time
 	// Threads keeps only messages of these threads (nil: every thread).
 	Threads []string
+	// Vector, a unit vector in the embedding space named Model, adds the
+	// VectorLimit messages whose vectors of Model are most similar to it,
+	// with neighbours as for the full-text matches, and sets Similarity on
+	// every candidate that has a vector of Model.
+	Vector      []float32
+	Model       string
+	VectorLimit int
 }
 
 // ScoredMessage is a message candidate with its full-text score (higher is
@@ -184,6 +191,13 @@ type MessageQuery struct {
 type ScoredMessage struct {
 	Message
 	Score float64 `json:"score"`
+	// Similarity is the cosine similarity of the message's vector to the
+	// query's (MessageQuery.Vector), when it has one (Embedded); Near
+	// ranks it among the query's nearest messages (1 the nearest, 0 when
+	// it is not one of them).
+	Similarity float64 `json:"similarity,omitempty"`
+	Embedded   bool    `json:"embedded,omitempty"`
+	Near       int     `json:"near,omitempty"`
 	// Seq orders messages as they were appended; Pos is the position in
 	// the thread among the messages the reader can read.
 	Seq int64 `json:"seq"`

@@ -26,6 +26,17 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// MessageEmbedder embeds a query in the space of the stored message
+// vectors, so that past messages are found by meaning as well as by their
+// words; *semantic.Model implements it.
+type MessageEmbedder interface {
+	// EmbedQuery returns the query's unit vector and the name of the
+	// space it is in. Errors: CodeForbidden when the tenant's text is not
+	// sent for embedding (nothing was sent); any other when the endpoint
+	// could not be used.
+	EmbedQuery(ctx context.Context, tenant, text string) ([]float32, string, error)
+}
+
 // Counter counts tokens the way the target model does.
 type Counter interface {
 	Count(s string) int
@@ -35,8 +46,19 @@ type Counter interface {
 // Options configures a Compiler. The zero value works: lexical ranking
 // only, default allocations, tiktoken counters.
 type Options struct {
-	// Embedder adds vector similarity to ranking (optional).
+	// Embedder adds vector similarity to the ranking of memory and
+	// documents (optional).
 	Embedder Embedder
+	// MessageEmbedder adds the messages nearest the query in meaning to
+	// the history's candidates and fuses vector and lexical relevance
+	// (optional; see HistoryOptions.Fusion). A compilation whose query
+	// cannot be embedded ranks history lexically and says why in its
+	// trace.
+	MessageEmbedder MessageEmbedder
+	// EmbedTenant, when set, says whether a tenant's text may be sent to
+	// Embedder: a tenant it refuses is ranked without it, and nothing of
+	// the tenant's is sent. (MessageEmbedder applies a policy of its own.)
+	EmbedTenant func(tenant string) bool
 	// Resolver canonicalizes entity mentions (default SlugResolver).
 	Resolver Resolver
 	// Counter returns the token counter for a tokenizer or model name

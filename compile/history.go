@@ -56,6 +56,14 @@ type HistoryOptions struct {
 	// DisableCompact renders every turn with its full date instead of
 	// grouping turns under one date line per session.
 	DisableCompact bool
+	// DisableVectors ranks past messages lexically even when the
+	// compiler has a MessageEmbedder.
+	DisableVectors bool
+	// Fusion combines vector and lexical relevance (default
+	// FusionConvex); VectorLimit caps the nearest messages added
+	// (default: as many as Limit's full-text matches).
+	Fusion      Fusion
+	VectorLimit int
 }
 
 // history weights.
@@ -97,12 +105,15 @@ func (r *run) addHistory(ctx context.Context) error {
 	if h.DisableBackfill {
 		recent = 0
 	}
-	msgs, err := ms.MessageCandidates(ctx, tenure.MessageQuery{Principal: r.p, Scope: r.scope, Text: r.req.Query,
+	q := tenure.MessageQuery{Principal: r.p, Scope: r.scope, Text: r.req.Query,
 		Limit: min(limit, 10_000), Neighbors: min(neighbors, 10), WideMatches: wide, Recent: min(recent, 10_000),
-		RecentUnlessTokens: backfillUnless * r.req.Budget, Before: r.req.AsOf, Threads: r.threads})
+		RecentUnlessTokens: backfillUnless * r.req.Budget, Before: r.req.AsOf, Threads: r.threads}
+	r.embedQuery(ctx, &q)
+	msgs, err := ms.MessageCandidates(ctx, q)
 	if err != nil {
 		return err
 	}
+	r.countVectors(msgs)
 	inTail := map[string]bool{}
 	for _, m := range r.req.Tail {
 		inTail[m.ID] = true
@@ -160,6 +171,11 @@ func (r *run) rankHistory() {
 		if top > 0 {
 			it.lex = it.hist.Score / top
 		}
+	}
+	if v := r.trace.Retrieval.HistoryVectors; v != nil && v.Fused {
+		fuse(items, h.Fusion)
+	}
+	for _, it := range items {
 		s := it.lex
 		if !h.DisableSpeaker && it.hist.Speaker != "" && namedIn(it.hist.Speaker, qwords) {
 			s *= speakerBoost
@@ -275,7 +291,7 @@ func shareWithNeighbors(items []*item) {
 	}
 	for _, it := range items {
 		for _, d := range []int64{-2, -1, 1, 2} {
-			if j, ok := at[key{it.hist.ThreadID, it.hist.Pos + d}]; ok && items[j].hist.Score > 0 {
+			if j, ok := at[key{it.hist.ThreadID, it.hist.Pos + d}]; ok && items[j].lex > 0 {
 				it.score += neighborShare(d) * own[j]
 			}
 		}

@@ -90,7 +90,7 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 	}
 	var vecs [][]float32
 	var qvec []float32
-	emb := r.c.opt.Embedder
+	emb := r.embedder()
 	if emb != nil && len(r.qterms) > 0 {
 		texts := []string{r.req.Query}
 		for _, it := range ranked {
@@ -143,6 +143,15 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 	return nil
 }
 
+// embedder returns the embedder of memory and documents, nil when there is
+// none or the tenant's text must not be sent to it.
+func (r *run) embedder() Embedder {
+	if f := r.c.opt.EmbedTenant; f != nil && !f(r.p.TenantID) {
+		return nil
+	}
+	return r.c.opt.Embedder
+}
+
 // whyMatches is the semantic half of the activation gate.
 func (r *run) whyMatches(it *item, qvec, wvec []float32) bool {
 	if len(r.qterms) == 0 {
@@ -161,7 +170,7 @@ func (r *run) whyMatches(it *item, qvec, wvec []float32) bool {
 // query every candidate is fully relevant.
 func (r *run) score(it *item) {
 	rel := it.lex
-	if r.c.opt.Embedder != nil {
+	if r.embedder() != nil {
 		rel = lexWeight*it.lex + vecWeight*it.vec
 	}
 	rel = math.Max(rel, entityFloor*it.entity)

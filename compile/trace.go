@@ -141,7 +141,41 @@ type RetrievalMeta struct {
 	QueryHash      string `json:"query_hash"`
 	CandidateCount int    `json:"retrieved_candidate_count"`
 	CompiledCount  int    `json:"compiled_candidate_count"`
+	// HistoryVectors reports semantic history retrieval, when the
+	// compiler has a MessageEmbedder.
+	HistoryVectors *VectorsMeta `json:"history_vectors,omitempty"`
 }
+
+// VectorsMeta reports the semantic half of history retrieval.
+type VectorsMeta struct {
+	// Model names the embedding space.
+	Model string `json:"model,omitempty"`
+	// Fused is true when vector and lexical relevance were fused, false
+	// when history was ranked lexically only, for Reason.
+	Fused  bool         `json:"fused"`
+	Reason VectorReason `json:"reason,omitempty"`
+	// Nearest counts the candidates among the query's nearest messages,
+	// Embedded the candidates with a vector.
+	Nearest  int `json:"nearest"`
+	Embedded int `json:"embedded"`
+}
+
+// VectorReason says why history was ranked lexically only.
+type VectorReason string
+
+// Reasons for lexical-only history.
+const (
+	// VectorsKeptLocal: the tenant's text is not sent for embedding.
+	VectorsKeptLocal VectorReason = "kept_local"
+	// VectorsFailed: the query could not be embedded (the endpoint is
+	// down, say); the trace warns.
+	VectorsFailed VectorReason = "endpoint_failed"
+	// VectorsMissing: no message in scope has a vector of the model yet
+	// (tenure embed fills them).
+	VectorsMissing VectorReason = "no_vectors"
+	// VectorsNoQuery: the query has no text to embed.
+	VectorsNoQuery VectorReason = "no_query"
+)
 
 // CacheMeta describes the cacheable prefix.
 type CacheMeta struct {

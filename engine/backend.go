@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/semantic"
 )
 
 // Backend is what a storage adapter provides. Versions are returned with
@@ -39,6 +40,34 @@ type Backend interface {
 	MessagesByID(ctx context.Context, tenant string, f MessageIDs) ([]tenure.Message, error)
 	// Watermark returns a thread's watermark for channel (false: none).
 	Watermark(ctx context.Context, tenant, thread, channel string) (tenure.Watermark, bool, error)
+	// Store holds the messages' vectors: CountUnembedded, Unembedded,
+	// KnownVectors and PutVectors (see semantic.Store).
+	semantic.Store
+	// NearestMessages returns the messages nearest in meaning to a vector
+	// and their neighbours (see NearestFilter), and the similarity of
+	// every message within the filter's scope that has a vector of
+	// f.Model, by sequence number.
+	NearestMessages(ctx context.Context, tenant string, f NearestFilter) ([]tenure.ScoredMessage, map[int64]float64, error)
+}
+
+// NearestFilter selects messages by meaning: the Limit messages whose
+// vectors of Model are most similar to Vector (Similarity set, Near their
+// rank from 1), plus up to Neighbors messages on each side of each in its
+// thread (one more for the WideMatches nearest), counted within the
+// user's view as MessageCandidateFilter's are; all within the user and
+// project, created before Before when it is set, of Threads when it is
+// not nil. Score is 0; Similarity is set on every message with a vector
+// of Model. Vectors of another length than Vector's are not compared.
+type NearestFilter struct {
+	Model       string
+	Vector      []float32
+	Limit       int
+	Neighbors   int
+	WideMatches int
+	UserID      string
+	ProjectID   string
+	Before      *time.Time
+	Threads     []string
 }
 
 // MessageIDs selects messages of one thread by id.

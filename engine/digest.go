@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/semantic"
 )
 
 // DigestResult reports both channels of a digest: each may fail without
@@ -14,6 +16,10 @@ type DigestResult struct {
 	StateError   *tenure.Error           `json:"state_error,omitempty"`
 	Summary      *SummaryResult          `json:"summary,omitempty"`
 	SummaryError *tenure.Error           `json:"summary_error,omitempty"`
+	// Vectors reports the embedding of the thread's messages that had no
+	// vector yet, when the engine has an embedding model.
+	Vectors      *semantic.Report `json:"vectors,omitempty"`
+	VectorsError *tenure.Error    `json:"vectors_error,omitempty"`
 }
 
 // Err returns the first channel error, or nil.
@@ -23,14 +29,18 @@ func (d DigestResult) Err() error {
 		return d.StateError
 	case d.SummaryError != nil:
 		return d.SummaryError
+	case d.VectorsError != nil:
+		return d.VectorsError
 	}
 	return nil
 }
 
-// Digest brings a thread's structured state (with x) and narrative
-// summaries (with s; nil skips them) up to date. The channels run one
-// after the other and fail apart: an extractor that fails or times out
-// never keeps the summaries from being written, nor the other way round.
+// Digest brings a thread's structured state (with x), narrative summaries
+// (with s; nil skips them) and, when the engine has an embedding model,
+// the vectors of its messages up to date. The channels run one after the
+// other and fail apart: an extractor that fails or times out never keeps
+// the summaries from being written or the messages from being embedded,
+// nor the other way round.
 func (e *Engine) Digest(ctx context.Context, p tenure.Principal, thread string, x extract.Extractor, s Summarizer, opt SummaryOptions) DigestResult {
 	var d DigestResult
 	var err error
@@ -44,5 +54,22 @@ func (e *Engine) Digest(ctx context.Context, p tenure.Principal, thread string, 
 			d.SummaryError = tenure.AsError(err)
 		}
 	}
+	if e.opt.Embedding != nil {
+		rep, err := e.embedThread(ctx, p, thread)
+		d.Vectors = &rep
+		if err != nil {
+			d.VectorsError = tenure.AsError(err)
+		}
+	}
 	return d
+}
+
+// embedThread embeds the thread's messages that have no vector, in p's
+// tenant (all of its users' messages: a vector shows nobody anything).
+func (e *Engine) embedThread(ctx context.Context, p tenure.Principal, thread string) (semantic.Report, error) {
+	p, err := e.principal(p)
+	if err != nil {
+		return semantic.Report{Model: e.opt.Embedding.Name()}, fmt.Errorf("embed messages: %w", err)
+	}
+	return e.EmbedMessages(ctx, p.TenantID, thread, nil)
 }

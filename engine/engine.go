@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/semantic"
 	"github.com/tenure-dev/tenure/temporal"
 	"github.com/tenure-dev/tenure/tokenizer"
 )
@@ -49,6 +50,10 @@ type Options struct {
 	// writes nothing. Compilations read stored objects whole, so this
 	// bounds what one object adds to every compilation that touches it.
 	MaxContentBytes int
+	// Embedding, when set, embeds messages (EmbedMessages, and the
+	// vectors channel of Digest), so that compilations can find them by
+	// meaning (tenure.MessageQuery.Vector). Nil: lexical retrieval only.
+	Embedding *semantic.Model
 }
 
 // Engine applies Tenure's semantics over a Backend.

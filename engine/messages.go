@@ -279,8 +279,31 @@ func (e *Engine) MessageCandidates(ctx context.Context, q tenure.MessageQuery) (
 	if len(q.Threads) > tenure.MaxListLen {
 		return nil, fmt.Errorf("message candidates: %w", tenure.Errorf(tenure.CodeTooLarge, "threads", "more than %d threads", tenure.MaxListLen))
 	}
+	if err := checkVectorQuery(q); err != nil {
+		return nil, fmt.Errorf("message candidates: %w", err)
+	}
 	out, err := e.b.MessageCandidates(ctx, p.TenantID, MessageCandidateFilter{Words: words, Limit: q.Limit,
 		Neighbors: q.Neighbors, WideMatches: q.WideMatches, Recent: q.Recent, RecentUnlessTokens: q.RecentUnlessTokens,
 		UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before, Threads: q.Threads})
+	if err == nil && len(q.Vector) > 0 && q.VectorLimit > 0 {
+		out, err = e.nearest(ctx, p.TenantID, s, q, out)
+	}
 	return out, wrapIf("message candidates", err)
+}
+
+// maxVectorDims bounds a query vector's length: the largest embedding
+// models have a few thousand dimensions.
+const maxVectorDims = 1 << 14
+
+// checkVectorQuery checks the vector half of a message query.
+func checkVectorQuery(q tenure.MessageQuery) error {
+	switch {
+	case q.VectorLimit < 0 || q.VectorLimit > 10_000:
+		return tenure.Errorf(tenure.CodeInvalid, "vector_limit", "must be between 0 and 10000")
+	case len(q.Vector) > maxVectorDims:
+		return tenure.Errorf(tenure.CodeTooLarge, "vector", "more than %d dimensions", maxVectorDims)
+	case len(q.Vector) > 0 && q.Model == "":
+		return tenure.Errorf(tenure.CodeInvalid, "model", "required with a vector: the space the vector is in")
+	}
+	return nil
 }

@@ -44,6 +44,9 @@ type StateOptions struct {
 	// ignored: hashed n-grams measure shared letters, not meaning, and
 	// scored a reversal 0.753 and a changed number 0.976.
 	Embedder Embedder
+	// EmbedTenant, when set, says whether a tenant's text may be sent to
+	// Embedder: a tenant it refuses is reconciled by slots alone.
+	EmbedTenant func(tenant string) bool
 }
 
 // Embedder turns texts into vectors.
@@ -149,6 +152,9 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 		addDrop(res, reason, n)
 	}
 	res.ItemsExtracted = len(out.Items)
+	if opt.EmbedTenant != nil && !opt.EmbedTenant(p.TenantID) {
+		opt.Embedder = nil
+	}
 	r := &stateRun{e: e, opt: opt, res: res, thread: thread, scope: s, msgs: indexMessages(msgs)}
 	cands, err := r.prepare(ctx, out.Items, existing)
 	if err != nil {

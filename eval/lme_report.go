@@ -21,8 +21,12 @@ func (r *LMEReport) WriteTable(w io.Writer) error {
 	h := r.Haystack
 	fmt.Fprintf(w, "haystack: %.1f sessions, %.0f turns, %d to %d tokens (mean %d)\n", h.Sessions, h.Messages, h.MinTokens, h.MaxTokens, h.MeanTokens)
 	in := r.Ingest
-	fmt.Fprintf(w, "ingest (write path + full-text index): %d messages in %.2f s, %.0f msg/s; per question p50/p95/p99 %.1f/%.1f/%.1f ms\n\n",
+	fmt.Fprintf(w, "ingest (write path + full-text index): %d messages in %.2f s, %.0f msg/s; per question p50/p95/p99 %.1f/%.1f/%.1f ms\n",
 		in.Messages, in.Seconds, in.MessagesPerSecond, in.PerQuestionMS.P50, in.PerQuestionMS.P95, in.PerQuestionMS.P99)
+	if r.Vectors != nil {
+		fmt.Fprintln(w, r.Vectors.note())
+	}
+	fmt.Fprintln(w)
 
 	bySystem := func(title string, cell func(*LMEResult) string) {
 		writeBySystem(tw, title, r.Systems, r.Budgets, func(s string, b int) string { return cell(r.Results[s][b]) })

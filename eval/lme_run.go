@@ -13,6 +13,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/retrieve"
+	"github.com/tenure-dev/tenure/semantic"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/tokenizer"
 )
@@ -29,6 +30,10 @@ type LMEOptions struct {
 	TempDir string
 	// Progress, when set, is called after each question.
 	Progress func(done, total int)
+	// Embedding, when set, embeds every haystack and has the Tenure
+	// systems find turns by meaning too; LexicalSystem runs beside them
+	// without.
+	Embedding *semantic.Model
 }
 
 // LMEReport holds a LongMemEval run's results.
@@ -46,6 +51,8 @@ type LMEReport struct {
 	Ingest   IngestStats  `json:"ingest"`
 	// Results is indexed by system, then budget.
 	Results map[string]map[int]*LMEResult `json:"results"`
+	// Vectors is set when the run had an embedding model.
+	Vectors *VectorStats `json:"vectors,omitempty"`
 }
 
 // HaystackSize describes the histories of a run's questions.
@@ -143,8 +150,9 @@ func RunLongMemEval(ctx context.Context, qs []Question, opt LMEOptions) (*LMERep
 	if err != nil {
 		return nil, err
 	}
+	variants = withLexical(variants, opt.Embedding)
 	rep := &LMEReport{Tokenizer: opt.Tokenizer, Budgets: opt.Budgets, Types: map[string]int{},
-		Results: map[string]map[int]*LMEResult{}}
+		Results: map[string]map[int]*LMEResult{}, Vectors: newVectorStats(opt.Embedding)}
 	for _, v := range variants {
 		rep.Systems = append(rep.Systems, v.Name)
 	}
@@ -194,7 +202,7 @@ func runQuestion(ctx context.Context, q Question, opt LMEOptions, variants []Var
 		return err
 	}
 	defer os.RemoveAll(dir)
-	store := sqlite.New(filepath.Join(dir, "tenure.db"), sqlite.Options{})
+	store := sqlite.New(filepath.Join(dir, "tenure.db"), sqlite.Options{Embedding: opt.Embedding})
 	if err := store.Open(ctx); err != nil {
 		return err
 	}
@@ -207,6 +215,9 @@ func runQuestion(ctx context.Context, q Question, opt LMEOptions, variants []Var
 		return fmt.Errorf("index: %w", err)
 	}
 	took := time.Since(start)
+	if err := rep.Vectors.embed(ctx, store); err != nil {
+		return err
+	}
 	rep.Ingest.Messages += len(q.Messages)
 	rep.Ingest.Seconds += took.Seconds()
 	rep.Ingest.perQuestion = append(rep.Ingest.perQuestion, ms(took))
@@ -214,8 +225,10 @@ func runQuestion(ctx context.Context, q Question, opt LMEOptions, variants []Var
 	gold := newLMEGold(q)
 	var systems []lmeSystem
 	for _, v := range variants {
-		c := compile.New(store, compile.Options{History: v.History, Now: func() time.Time { return q.Date }})
-		systems = append(systems, &lmeTenure{label: v.Name, c: c, thread: q.ID, tokenizer: opt.Tokenizer, session: gold.sessionOf})
+		copt := compilerOptions(v, opt.Embedding)
+		copt.Now = func() time.Time { return q.Date }
+		systems = append(systems, &lmeTenure{label: v.Name, c: compile.New(store, copt), thread: q.ID, tokenizer: opt.Tokenizer,
+			session: gold.sessionOf, vectors: rep.Vectors})
 	}
 	systems = append(systems, newLMEBM25Turns(counter, q.Messages), newBM25Sessions(counter, q.Messages), newLMERecency(counter, q.Messages))
 
@@ -384,6 +397,7 @@ type lmeTenure struct {
 	thread    string
 	tokenizer string
 	session   map[string]string
+	vectors   *VectorStats
 }
 
 func (s *lmeTenure) Name() string { return s.label }
@@ -396,6 +410,7 @@ func (s *lmeTenure) Retrieve(ctx context.Context, q string, budget int) (string,
 	if err != nil {
 		return "", nil, err
 	}
+	s.vectors.count(tr)
 	compiled := append([]compile.CompiledObject(nil), tr.Compiled...)
 	sort.SliceStable(compiled, func(i, j int) bool { return compiled[i].Score > compiled[j].Score })
 	prefix := "msg:" + s.thread + ":"

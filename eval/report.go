@@ -38,6 +38,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(w, "state extraction: %d items and %d facts from %d messages; ingest+extract %.0f msg/s (ingest alone %.0f msg/s)\n",
 			x.Items, x.Facts, x.Messages, x.MessagesPerSecond, x.IngestOnlyPerSecond)
 	}
+	if r.Vectors != nil {
+		fmt.Fprintln(w, r.Vectors.note())
+	}
 	fmt.Fprintln(w)
 
 	bySystem := func(title string, cell func(*Result) string) {

@@ -12,6 +12,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/semantic"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/tokenizer"
 )
@@ -33,6 +34,10 @@ type Options struct {
 	// per conversation whose messages also went through state extraction
 	// (structured items and facts become candidates beside the turns).
 	Extractor extract.Extractor
+	// Embedding, when set, embeds every store's messages and has the
+	// Tenure systems find them by meaning too; LexicalSystem runs beside
+	// them without.
+	Embedding *semantic.Model
 }
 
 // StateSystem is the name of the system with structured state.
@@ -85,6 +90,8 @@ type Report struct {
 	Results map[string]map[int]*Result `json:"results"`
 	// Extraction is set when the run had an extractor.
 	Extraction *ExtractionStats `json:"extraction,omitempty"`
+	// Vectors is set when the run had an embedding model.
+	Vectors *VectorStats `json:"vectors,omitempty"`
 }
 
 // Result aggregates one system at one budget.
@@ -144,8 +151,9 @@ func RunLoCoMo(ctx context.Context, convs []Conversation, opt Options) (*Report,
 	if err != nil {
 		return nil, err
 	}
+	variants = withLexical(variants, opt.Embedding)
 	rep := &Report{Tokenizer: opt.Tokenizer, Budgets: opt.Budgets, FullTokens: map[string]int{},
-		Results: map[string]map[int]*Result{}}
+		Results: map[string]map[int]*Result{}, Vectors: newVectorStats(opt.Embedding)}
 	for _, v := range variants {
 		rep.Systems = append(rep.Systems, v.Name)
 	}
@@ -213,11 +221,14 @@ func runConversation(ctx context.Context, conv Conversation, opt Options, varian
 	}
 	defer os.RemoveAll(dir)
 	msgs := conv.Messages()
-	store, ingest, err := openConversation(ctx, filepath.Join(dir, "tenure.db"), msgs)
+	store, ingest, err := openConversation(ctx, filepath.Join(dir, "tenure.db"), msgs, opt.Embedding)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if err := rep.Vectors.embed(ctx, store); err != nil {
+		return err
+	}
 	turnText := map[string]string{}
 	full := 0
 	for _, m := range msgs {
@@ -227,8 +238,9 @@ func runConversation(ctx context.Context, conv Conversation, opt Options, varian
 	rep.FullTokens[conv.ID] = full
 	var systems []System
 	for _, v := range variants {
-		c := compile.New(store, compile.Options{History: v.History})
-		systems = append(systems, TenureSystem{Label: v.Name, Compiler: c, Principal: evalPrincipal, Tokenizer: opt.Tokenizer})
+		c := compile.New(store, compilerOptions(v, opt.Embedding))
+		systems = append(systems, TenureSystem{Label: v.Name, Compiler: c, Principal: evalPrincipal, Tokenizer: opt.Tokenizer,
+			Vectors: rep.Vectors})
 	}
 	if opt.Extractor != nil {
 		st, err := withState(ctx, filepath.Join(dir, "state.db"), conv, msgs, opt.Extractor, rep.Extraction)
@@ -291,8 +303,8 @@ func percentiles(xs []float64) Percentiles {
 
 // openConversation opens a fresh store and ingests msgs, timing the
 // ingestion.
-func openConversation(ctx context.Context, path string, msgs []tenure.Message) (*sqlite.Store, time.Duration, error) {
-	store := sqlite.New(path, sqlite.Options{})
+func openConversation(ctx context.Context, path string, msgs []tenure.Message, m *semantic.Model) (*sqlite.Store, time.Duration, error) {
+	store := sqlite.New(path, sqlite.Options{Embedding: m})
 	if err := store.Open(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -308,7 +320,7 @@ func openConversation(ctx context.Context, path string, msgs []tenure.Message) (
 // over every thread, adding to stats.
 func withState(ctx context.Context, path string, conv Conversation, msgs []tenure.Message, x extract.Extractor, stats *ExtractionStats) (*sqlite.Store, error) {
 	start := time.Now()
-	st, _, err := openConversation(ctx, path, msgs)
+	st, _, err := openConversation(ctx, path, msgs, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,8 @@ type TenureSystem struct {
 	Compiler  *compile.Compiler
 	Principal tenure.Principal
 	Tokenizer string
+	// Vectors, when set, counts how the compilations ranked history.
+	Vectors *VectorStats
 }
 
 // Name implements System.
@@ -35,11 +37,12 @@ func (s TenureSystem) Name() string { return s.Label }
 
 // Context implements System.
 func (s TenureSystem) Context(ctx context.Context, q string, budget int) (string, error) {
-	env, _, err := s.Compiler.Compile(ctx, compile.Request{Principal: s.Principal, Query: q, Budget: budget,
+	env, tr, err := s.Compiler.Compile(ctx, compile.Request{Principal: s.Principal, Query: q, Budget: budget,
 		Tokenizer: s.Tokenizer, TaskType: tenure.TaskQuestionAnswering})
 	if err != nil {
 		return "", err
 	}
+	s.Vectors.count(tr)
 	return env.Text(), nil
 }
 

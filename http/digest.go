@@ -318,7 +318,7 @@ func (q *digester) digest(ctx context.Context, key threadKey, j digestJob, trigg
 	for _, e := range []struct {
 		name string
 		err  *tenure.Error
-	}{{"state_error", res.StateError}, {"summary_error", res.SummaryError}} {
+	}{{"state_error", res.StateError}, {"summary_error", res.SummaryError}, {"vectors_error", res.VectorsError}} {
 		if e.err != nil {
 			level = slog.LevelWarn
 			attrs = append(attrs, slog.String(e.name, e.err.Error()))

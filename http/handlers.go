@@ -265,6 +265,7 @@ func (s *Server) extract(w http.ResponseWriter, r *http.Request, p tenure.Princi
 	}
 	res.StateError = publicError(r, res.StateError)
 	res.SummaryError = publicError(r, res.SummaryError)
+	res.VectorsError = publicError(r, res.VectorsError)
 	return res, nil
 }
 

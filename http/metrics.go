@@ -55,7 +55,7 @@ func newMetrics(reg *prometheus.Registry, traces *traceCache, digests *digester,
 		omitted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_compile_omitted_objects_total",
 			Help: "Candidates left out of compiled envelopes, by reason (withheld ones for principals with trace:full)."}, []string{"reason"}),
 		extractions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_extraction_runs_total",
-			Help: "Digest channel runs by channel (state, summary), trigger (request: POST /v1/extract; append: the background digest) " +
+			Help: "Digest channel runs by channel (state, summary, vectors), trigger (request: POST /v1/extract; append: the background digest) " +
 				"and outcome (ok, skipped or error) with its reason (the skip reason or the error code)."},
 			[]string{"channel", "trigger", "outcome", "reason"}),
 		items: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tenure_extraction_items_total",
@@ -152,6 +152,16 @@ func (m *metrics) digested(trigger string, summaries bool, res engine.DigestResu
 			outcome, reason = "skipped", "nothing_due"
 		}
 		m.extractions.WithLabelValues("summary", trigger, outcome, reason).Inc()
+	}
+	if res.Vectors != nil {
+		outcome, reason = "ok", ""
+		switch {
+		case res.VectorsError != nil:
+			outcome, reason = "error", errorCode(res.VectorsError)
+		case res.Vectors.Embedded+res.Vectors.Refused+res.Vectors.KeptLocal == 0:
+			outcome, reason = "skipped", "nothing_pending"
+		}
+		m.extractions.WithLabelValues("vectors", trigger, outcome, reason).Inc()
 	}
 	s := res.State
 	for action, n := range map[string]int{"inserted": s.ItemsInserted, "merged": s.ItemsMerged, "superseded": s.ItemsSuperseded,

@@ -473,6 +473,9 @@ func (g *schemaGen) name(t reflect.Type) string {
 	if strings.HasSuffix(t.PkgPath(), "/compile") && (n == "Message" || n == "Request" || n == "Tier") {
 		n = "Compile" + n
 	}
+	if strings.HasSuffix(t.PkgPath(), "/semantic") {
+		n = "Embedding" + n
+	}
 	g.names[t] = n
 	return n
 }

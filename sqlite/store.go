@@ -15,6 +15,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/semantic"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -37,6 +38,9 @@ type Options struct {
 	// MaxContentBytes bounds stored content and values (see
 	// engine.Options.MaxContentBytes; default tenure.MaxContentLen).
 	MaxContentBytes int
+	// Embedding embeds messages for semantic retrieval (see
+	// engine.Options.Embedding; nil: none).
+	Embedding *semantic.Model
 }
 
 // Store is the embedded SQLite store.
@@ -65,7 +69,7 @@ func New(path string, opt Options) *Store {
 	}
 	s := &Store{path: path, opt: opt}
 	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, NewID: opt.NewID, Hierarchy: opt.Hierarchy, Logger: opt.Logger,
-		State: opt.State, MaxContentBytes: opt.MaxContentBytes})
+		State: opt.State, MaxContentBytes: opt.MaxContentBytes, Embedding: opt.Embedding})
 	return s
 }
 

@@ -154,9 +154,14 @@ func (c *common) serverURL() string {
 // withBackend runs fn on the server of --server, or else on the store of
 // --db (opened and closed around fn) with a compiler configured by copt.
 func (c *common) withBackend(ctx context.Context, copt compile.Options, fn func(backend) error) error {
+	return c.withBackendOptions(ctx, sqlite.Options{}, copt, fn)
+}
+
+// withBackendOptions is withBackend with the local store's options.
+func (c *common) withBackendOptions(ctx context.Context, sopt sqlite.Options, copt compile.Options, fn func(backend) error) error {
 	server := c.serverURL()
 	if server == "" {
-		return c.withStore(ctx, func(st *sqlite.Store) error {
+		return c.withStoreOptions(ctx, sopt, func(st *sqlite.Store) error {
 			return fn(localBackend{Store: st, compiler: compile.New(st, copt)})
 		})
 	}

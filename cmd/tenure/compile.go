@@ -10,8 +10,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/jsonx"
-	"github.com/tenure-dev/tenure/llm/openai"
-	"github.com/tenure-dev/tenure/retrieve"
+	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var compileSpec = commandSpec{
@@ -31,13 +30,13 @@ source, title, content}; --instructions of {role: system|developer, text}.`,
 
 type compileCmd struct {
 	common
-	query, turn, taskType, mode, format, tokenizer, asOf, embedder string
-	rulesOverflow, thread, threads                                 string
-	extract                                                        bool
-	embedURL, embedModel                                           string
-	budget                                                         int
-	trace                                                          bool
-	tail, tools, documents, instructions, late                     string
+	query, turn, taskType, mode, format, tokenizer, asOf string
+	rulesOverflow, thread, threads                       string
+	extract                                              bool
+	embed                                                embedFlags
+	budget                                               int
+	trace                                                bool
+	tail, tools, documents, instructions, late           string
 }
 
 func (c *compileCmd) define(fs *flag.FlagSet) {
@@ -50,9 +49,7 @@ func (c *compileCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.format, "format", compile.FormatText, "output `format`: text, json, openai or anthropic")
 	fs.StringVar(&c.tokenizer, "tokenizer", "cl100k_base", "tokenizer `encoding` (cl100k_base, o200k_base) or model name")
 	fs.StringVar(&c.asOf, "as-of", "", "compile what the store believed at transaction `time`")
-	fs.StringVar(&c.embedder, "embedder", "none", "vector similarity: none, hash (offline hashed n-grams) or openai (an OpenAI-compatible endpoint; key from $TENURE_EMBED_API_KEY or $OPENAI_API_KEY)")
-	fs.StringVar(&c.embedURL, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint")
-	fs.StringVar(&c.embedModel, "embed-model", openai.DefaultEmbeddingModel, "embedding `model`")
+	c.embed.define(fs, true)
 	fs.StringVar(&c.rulesOverflow, "rules-overflow", compile.RulesFail, "`mode` when the binding rules do not fit the budget: fail, or drop (the lowest ones, with a warning in the trace)")
 	fs.StringVar(&c.thread, "thread", "", "the conversation `thread` the context is for (history and state come from it; default: every thread)")
 	fs.StringVar(&c.threads, "threads", "", "further `threads` whose history and state may be used, comma-separated, or * for every thread")
@@ -95,19 +92,13 @@ func (c *compileCmd) request() (compile.Request, compile.Options, error) {
 	if c.format, err = compile.ParseFormat(c.format); err != nil {
 		return req, opt, prefixField("--", err)
 	}
-	if c.serverURL() != "" && c.embedder != "none" {
+	if c.serverURL() != "" && c.embed.embedder != "none" {
 		return req, opt, tenure.Errorf(tenure.CodeInvalid, "--embedder", "with --server the server compiles with its own embedder")
 	}
-	switch c.embedder {
-	case "none":
-	case "hash":
-		opt.Embedder = retrieve.NewHashEmbedder(0)
-	case "openai":
-		opt.Embedder = compile.NewCachedEmbedder(openai.NewEmbedder(openai.EmbedderOptions{
-			BaseURL: c.embedURL, Model: c.embedModel, APIKey: embeddingsKey()}), 0)
-	default:
-		return req, opt, tenure.Errorf(tenure.CodeInvalid, "--embedder", "unknown value %q (allowed: none, hash, openai)", c.embedder)
+	if err := c.embed.setUp(); err != nil {
+		return req, opt, err
 	}
+	opt = c.embed.compileOptions(opt)
 	files := []struct {
 		flag, path string
 		load       func([]byte) error
@@ -150,7 +141,7 @@ func (c *compileCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err != nil {
 		return fmt.Errorf("compile: %w", err)
 	}
-	return c.withBackend(ctx, opt, func(st backend) error {
+	return c.withBackendOptions(ctx, c.embed.storeOptions(sqlite.Options{}), opt, func(st backend) error {
 		var notes []string
 		if local, ok := st.(localBackend); ok && c.extract && req.ThreadID != "" {
 			// State is there when the agent asks: the thread's new messages

@@ -56,6 +56,9 @@ func digestNote(d threadDigest) string {
 		}
 		note += fmt.Sprintf(", %d summaries written", n)
 	}
+	if v := r.Vectors; v != nil && v.Embedded > 0 {
+		note += fmt.Sprintf(", %s embedded", plural(v.Embedded, "message"))
+	}
 	if err := r.Err(); err != nil {
 		note += " (failed: " + err.Error() + ")"
 	}
@@ -78,5 +81,6 @@ func threadsOf(msgs []tenure.Message) []string {
 // did reports whether the digest read anything, wrote anything or failed.
 func (d threadDigest) did() bool {
 	r := d.Result
-	return r.State.Messages > 0 || r.Err() != nil || (r.Summary != nil && (r.Summary.Rolling != nil || len(r.Summary.Sessions) > 0))
+	return r.State.Messages > 0 || r.Err() != nil || (r.Summary != nil && (r.Summary.Rolling != nil || len(r.Summary.Sessions) > 0)) ||
+		(r.Vectors != nil && r.Vectors.Embedded > 0)
 }

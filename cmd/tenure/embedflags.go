@@ -2,41 +2,115 @@ package main
 
 import (
 	"flag"
+	"slices"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/llm/openai"
+	"github.com/tenure-dev/tenure/retrieve"
+	"github.com/tenure-dev/tenure/semantic"
+	"github.com/tenure-dev/tenure/sqlite"
 )
 
-// stateEmbedFlags select an optional embedder that adds embedding
-// similarity to the reconciliation of state items whose slots do not
-// decide (paraphrases in other words). Without one, items are reconciled
-// by their slots alone. The offline hash embedder is not offered: it
-// measures shared letters, not meaning, and would merge a changed number.
-type stateEmbedFlags struct {
-	embedder, url, model string
+// embedFlags select an optional embedding endpoint. With --embedder openai
+// it embeds messages (at ingest, in digests, with 'tenure embed'), finds
+// past messages by meaning as well as by their words, ranks memory and
+// documents by similarity, and reconciles state items whose slots do not
+// decide. Every one of those sends text to the endpoint: --embed-tenants
+// limits whose. Without one, retrieval is lexical and state items are
+// reconciled by their slots alone.
+type embedFlags struct {
+	embedder, url, model, tenants string
+	retries                       int
+	// hash offers --embedder hash: the offline hashed n-grams, which rank
+	// memory and documents by shared letters (compile) but never history
+	// or state, as they do not measure meaning.
+	hash bool
+
+	// set by setUp
+	endpoint *openai.Embedder
+	space    *semantic.Model
+	allowed  []string // nil: every tenant
 }
 
-func (e *stateEmbedFlags) define(fs *flag.FlagSet) {
-	fs.StringVar(&e.embedder, "embedder", "none", "embedding similarity for reconciling extracted state items: none (slots alone) or openai (an OpenAI-compatible endpoint; key from $TENURE_EMBED_API_KEY or $OPENAI_API_KEY)")
-	fs.StringVar(&e.url, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint")
-	fs.StringVar(&e.model, "embed-model", openai.DefaultEmbeddingModel, "embedding `model`")
-}
-
-// stateOptions returns the state options the flags select. Errors:
-// CodeInvalid for an unknown --embedder.
-func (e *stateEmbedFlags) stateOptions() (engine.StateOptions, error) {
-	var o engine.StateOptions
-	switch e.embedder {
-	case "none":
-	case "openai":
-		o.Embedder = compile.NewCachedEmbedder(openai.NewEmbedder(openai.EmbedderOptions{
-			BaseURL: e.url, Model: e.model, APIKey: embeddingsKey()}), 0)
-	case "hash":
-		return o, tenure.Errorf(tenure.CodeInvalid, "--embedder", "hash is not offered for state: hashed n-grams measure shared letters, not meaning (allowed: none, openai)")
-	default:
-		return o, tenure.Errorf(tenure.CodeInvalid, "--embedder", "unknown value %q (allowed: none, openai)", e.embedder)
+func (e *embedFlags) define(fs *flag.FlagSet, hash bool) {
+	e.hash = hash
+	values := "none or openai"
+	if hash {
+		values = "none, hash (offline hashed n-grams, for memory and documents only) or openai"
 	}
-	return o, nil
+	fs.StringVar(&e.embedder, "embedder", "none", "embedding `provider`: "+values+
+		" (any OpenAI-compatible endpoint, e.g. Ollama; key from $TENURE_EMBED_API_KEY or $OPENAI_API_KEY): embeds messages to find them by meaning")
+	fs.StringVar(&e.url, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint (Ollama: http://localhost:11434/v1)")
+	fs.StringVar(&e.model, "embed-model", openai.DefaultEmbeddingModel, "embedding `model` (Ollama: nomic-embed-text)")
+	fs.StringVar(&e.tenants, "embed-tenants", "*", "`tenants` whose text may be sent to the embedder, comma-separated (*: every tenant's); the others' is never sent and they are ranked lexically")
+	fs.IntVar(&e.retries, "embed-retries", openai.DefaultMaxRetries, "retry a failed embedding request up to `n` times, with backoff (0: never)")
+}
+
+// setUp checks the flags and builds the endpoint and the model. Errors:
+// CodeInvalid.
+func (e *embedFlags) setUp() error {
+	allowed := []string{"none", "openai"}
+	if e.hash {
+		allowed = []string{"none", "hash", "openai"}
+	}
+	switch {
+	case e.embedder == "hash" && !e.hash:
+		return tenure.Errorf(tenure.CodeInvalid, "--embedder", "hash is not offered for state or history: hashed n-grams measure shared letters, not meaning (allowed: none, openai)")
+	case !slices.Contains(allowed, e.embedder):
+		return tenure.Errorf(tenure.CodeInvalid, "--embedder", "unknown value %q (allowed: %s)", e.embedder, joinVocab(allowed))
+	case e.retries < 0 || e.retries > 10:
+		return tenure.Errorf(tenure.CodeInvalid, "--embed-retries", "must be between 0 and 10, got %d", e.retries)
+	}
+	if e.tenants != "*" {
+		e.allowed = splitList(e.tenants)
+	}
+	if e.embedder != "openai" {
+		return nil
+	}
+	retries := e.retries
+	if retries == 0 {
+		retries = -1 // EmbedderOptions' zero means the default
+	}
+	e.endpoint = openai.NewEmbedder(openai.EmbedderOptions{BaseURL: e.url, Model: e.model, APIKey: embeddingsKey(), MaxRetries: retries})
+	var err error
+	e.space, err = semantic.New(e.endpoint, semantic.Options{Tenant: e.sends})
+	return err
+}
+
+// sends reports whether --embed-tenants lets a tenant's text be sent.
+func (e *embedFlags) sends(tenant string) bool {
+	return e.allowed == nil || slices.Contains(e.allowed, tenant)
+}
+
+// stateOptions returns the state options the flags select: the endpoint
+// for reconciliation, within --embed-tenants.
+func (e *embedFlags) stateOptions() engine.StateOptions {
+	if e.endpoint == nil {
+		return engine.StateOptions{}
+	}
+	return engine.StateOptions{Embedder: compile.NewCachedEmbedder(e.endpoint, 0), EmbedTenant: e.sends}
+}
+
+// storeOptions sets the store options the flags select: state
+// reconciliation and message embedding.
+func (e *embedFlags) storeOptions(opt sqlite.Options) sqlite.Options {
+	opt.State = e.stateOptions()
+	opt.Embedding = e.space
+	return opt
+}
+
+// compileOptions sets the compiler options the flags select: similarity
+// for memory and documents, and history by meaning.
+func (e *embedFlags) compileOptions(opt compile.Options) compile.Options {
+	switch {
+	case e.embedder == "hash":
+		opt.Embedder = retrieve.NewHashEmbedder(0)
+	case e.endpoint != nil:
+		opt.Embedder = compile.NewCachedEmbedder(e.endpoint, 0)
+		opt.EmbedTenant = e.sends
+		opt.MessageEmbedder = e.space
+	}
+	return opt
 }

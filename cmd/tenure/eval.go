@@ -39,6 +39,10 @@ bm25-sessions (whole sessions ranked, packed best first) and recency.
 --types and --limit select questions; --ablation as for locomo. The
 answers, evidence sessions and has_answer marks never reach the system.
 
+With --embedder openai (locomo, longmemeval) every store's messages are
+embedded and the Tenure systems fuse vector and lexical ranks; tenure-lexical
+runs beside them without vectors, so that one run shows what the model adds.
+
 eval bench measures, side by side in one run, message ingestion through
 the full write path against a bare SQLite insert of the same rows, and
 compile latency at each --sizes store size against a bare FTS5 bm25() top-10
@@ -58,6 +62,7 @@ type evalCmd struct {
 	dir        string
 	extract    string
 	llm        llmFlags
+	embed      embedFlags
 	limit      int
 	types      string
 }
@@ -77,6 +82,7 @@ func (c *evalCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.types, "types", "", "longmemeval: question `types` to evaluate, comma-separated (default all)")
 	fs.StringVar(&c.extract, "extract", "none", "locomo: also run Tenure with state extraction: none, rules or llm (see --llm)")
 	c.llm.define(fs)
+	c.embed.define(fs, false)
 	fs.StringVar(&c.dir, "dir", "", "`directory` for the temporary stores (default: the system's)")
 }
 
@@ -135,7 +141,10 @@ func (c *evalCmd) longMemEval(ctx context.Context, sio stdio) error {
 	if len(qs) == 0 {
 		return tenure.Errorf(tenure.CodeInvalid, "--data", "no question with evidence selected (%d read)", loaded.Read)
 	}
-	opt := eval.LMEOptions{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir}
+	if err := c.embed.setUp(); err != nil {
+		return err
+	}
+	opt := eval.LMEOptions{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space}
 	if c.ablation {
 		opt.Variants = eval.Ablations
 	}
@@ -159,11 +168,14 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 	if err != nil {
 		return err
 	}
+	if err := c.embed.setUp(); err != nil {
+		return err
+	}
 	convs, err := eval.LoadLoCoMo(orDefault(c.data, defaultLoCoMo))
 	if err != nil {
 		return err
 	}
-	opt := eval.Options{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir}
+	opt := eval.Options{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space}
 	if c.ablation {
 		opt.Variants = eval.Ablations
 	}

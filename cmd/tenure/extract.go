@@ -27,7 +27,7 @@ var extractSpec = commandSpec{
 type extractCmd struct {
 	common
 	llm          llmFlags
-	embed        stateEmbedFlags
+	embed        embedFlags
 	thread       string
 	noSummaries  bool
 	rollingEvery int
@@ -36,7 +36,7 @@ type extractCmd struct {
 func (c *extractCmd) define(fs *flag.FlagSet) {
 	c.common.define(fs)
 	c.llm.define(fs)
-	c.embed.define(fs)
+	c.embed.define(fs, false)
 	fs.StringVar(&c.thread, "thread", "", "thread `id` (required)")
 	fs.BoolVar(&c.noSummaries, "no-summaries", false, "skip the narrative channel")
 	fs.IntVar(&c.rollingEvery, "rolling-every", summarize.DefaultRollingEvery, "rewrite the rolling summary every `N` user turns")
@@ -55,8 +55,7 @@ func (c *extractCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err := c.llm.validate(); err != nil {
 		return err
 	}
-	state, err := c.embed.stateOptions()
-	if err != nil {
+	if err := c.embed.setUp(); err != nil {
 		return err
 	}
 	p, _, err := c.identity()
@@ -75,7 +74,7 @@ func (c *extractCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if server := c.serverURL(); server != "" {
 		return c.extractRemote(ctx, sio, server)
 	}
-	return c.withStoreOptions(ctx, sqlite.Options{State: state}, func(st *sqlite.Store) error {
+	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *sqlite.Store) error {
 		res := st.Digest(ctx, p, c.thread, x, sum, engine.SummaryOptions{RollingEvery: c.rollingEvery})
 		if err := c.output(sio, res, func() error { return printExtract(sio, res) }); err != nil {
 			return err

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/eval"
+	"github.com/tenure-dev/tenure/semantic"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/transcript"
 )
@@ -69,7 +70,13 @@ other types (images, thinking, files) are left out and counted.
 Re-importing the same file is a no-op, also after its modification time
 changed: a derived time never makes a conflict. Otherwise a known id with
 other content is a conflict, and so is an id the file repeats with other
-content (both skipped and reported with --skip-invalid).`,
+content (both skipped and reported with --skip-invalid).
+
+With --embedder openai the tenant's messages that have no vector are then
+embedded (a text embedded before is not sent again), so that compilations
+find them by meaning; if the endpoint fails, the import stands, the summary
+says how many are left, and 'tenure embed' (or the next ingest or digest)
+embeds them.`,
 	new: func() subcommand { return new(ingestCmd) },
 }
 
@@ -77,6 +84,7 @@ type ingestCmd struct {
 	common
 	format, thread, start            string
 	skipInvalid, noProgress, extract bool
+	embed                            embedFlags
 }
 
 func (c *ingestCmd) define(fs *flag.FlagSet) {
@@ -87,6 +95,7 @@ func (c *ingestCmd) define(fs *flag.FlagSet) {
 	fs.BoolVar(&c.skipInvalid, "skip-invalid", false, "import the valid messages and report the others")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
 	fs.BoolVar(&c.extract, "extract", true, "then digest the threads imported into (state items and summaries, as 'tenure extract' does); --extract=false skips it")
+	c.embed.define(fs, false)
 }
 
 // ingestResult is ingest's JSON output.
@@ -104,6 +113,10 @@ type ingestResult struct {
 	Invalid []transcript.Problem `json:"invalid"`
 	// Digests say what digesting each thread did (with --extract).
 	Digests []threadDigest `json:"digests,omitempty"`
+	// Vectors says what embedding the tenant's messages did (with
+	// --embedder), VectorsError why some were left without a vector.
+	Vectors      *semantic.Report `json:"vectors,omitempty"`
+	VectorsError *tenure.Error    `json:"vectors_error,omitempty"`
 }
 
 func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
@@ -112,6 +125,9 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	}
 	p, s, err := c.identity()
 	if err != nil {
+		return err
+	}
+	if err := c.embed.setUp(); err != nil {
 		return err
 	}
 	in, err := c.read(sio, args[0])
@@ -137,7 +153,7 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		}
 		return in.hint(err)
 	}
-	return c.withStore(ctx, func(st *sqlite.Store) error {
+	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *sqlite.Store) error {
 		w := importer{st: st, p: p, scope: s, skipInvalid: c.skipInvalid}
 		bar := c.progress(sio, len(res.Messages))
 		n, err := w.run(ctx, res, bar.Set)
@@ -153,6 +169,15 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		// In input order, where lines tell it: the store's refusals come
 		// after the parser's problems.
 		slices.SortStableFunc(out.Invalid, func(a, b transcript.Problem) int { return cmp.Compare(a.Line, b.Line) })
+		if st.Embedding() != nil {
+			bar := newProgress(progressOut(sio, c.noProgress), 0, "embed", "msg")
+			rep, err := st.EmbedMessages(ctx, p.TenantID, "", bar.SetOf)
+			bar.Finish()
+			out.Vectors = &rep
+			if err != nil {
+				out.VectorsError = tenure.AsError(err)
+			}
+		}
 		if c.extract {
 			threads := threadsOf(res.Messages)
 			bar := newProgress(progressOut(sio, c.noProgress), len(threads), "digest", "thread")
@@ -179,6 +204,9 @@ func printIngest(w io.Writer, out ingestResult) error {
 		for _, p := range out.Invalid {
 			fmt.Fprintf(&b, "  %s\n", p)
 		}
+	}
+	if v := out.Vectors; v != nil {
+		fmt.Fprintf(&b, "%s: %s\n", name, vectorsNote(*v, out.VectorsError))
 	}
 	for _, d := range out.Digests {
 		if d.did() {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/mcp"
 	"github.com/tenure-dev/tenure/sqlite"
 )
@@ -37,13 +38,15 @@ type mcpCmd struct {
 	http   string
 	budget int
 	digest bool
+	embed  embedFlags
 }
 
 func (c *mcpCmd) define(fs *flag.FlagSet) {
 	c.common.define(fs)
 	fs.StringVar(&c.http, "http", "", "serve streamable HTTP on `address` (host:port) instead of stdio")
 	fs.IntVar(&c.budget, "budget", 2000, "token `budget` of compile_context when the call gives none")
-	fs.BoolVar(&c.digest, "digest", true, "after remember appends a message, digest its thread (state items and summaries)")
+	fs.BoolVar(&c.digest, "digest", true, "after remember appends a message, digest its thread (state items, summaries and, with --embedder, vectors)")
+	c.embed.define(fs, false)
 }
 
 func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
@@ -57,6 +60,9 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if c.budget <= 0 {
 		return tenure.Errorf(tenure.CodeInvalid, "--budget", "must be positive")
 	}
+	if err := c.embed.setUp(); err != nil {
+		return err
+	}
 	var ln net.Listener
 	if c.http != "" {
 		// Listen before opening the store so that a bad address fails fast.
@@ -66,8 +72,9 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		defer ln.Close()
 	}
 	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return c.withStore(ctx, func(st *sqlite.Store) error {
-		opt := mcp.Options{Principal: p, Scope: s, DefaultBudget: c.budget, Logger: log}
+	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *sqlite.Store) error {
+		opt := mcp.Options{Principal: p, Scope: s, DefaultBudget: c.budget, Logger: log,
+			Compiler: compile.New(st, c.embed.compileOptions(compile.Options{Logger: log}))}
 		if c.digest {
 			opt.AfterAppend = func(ctx context.Context, p tenure.Principal, msgs []tenure.Message) {
 				for _, d := range digestThreads(ctx, st, p, threadsOf(msgs), nil) {

@@ -70,6 +70,21 @@ func (p *progress) Set(done int) {
 	_ = p.bar.Set(done)
 }
 
+// SetOf reports that done of total steps are complete, for a run that
+// learns its total as it goes.
+func (p *progress) SetOf(done, total int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.n = total
+	if p.bar != nil {
+		p.bar.ChangeMax(total)
+	}
+	p.mu.Unlock()
+	p.Set(done)
+}
+
 // Finish clears the bar.
 func (p *progress) Finish() {
 	if p == nil {

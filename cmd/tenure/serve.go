@@ -46,6 +46,14 @@ deterministic rules and the extractive summarizer do the work unless --llm
 configures a model. On shutdown, running digests finish within
 --shutdown-timeout.
 
+With --embedder openai (--embed-url, --embed-model) the digest also embeds
+the thread's new messages, and compilations (API and MCP) find past
+messages by meaning as well as by their words; an endpoint that fails
+never fails a compilation, whose trace then warns that history was ranked
+lexically. Only the text of the --embed-tenants tenants is ever sent to
+the endpoint (default: every tenant's); 'tenure embed' fills the vectors
+an outage left out.
+
 Limits: a request body over --max-body, a compile input over its
 --max-*-bytes limit, or stored content over --max-content-bytes is refused
 with 413 too_large naming the field, and nothing is written. Past
@@ -68,7 +76,7 @@ type serveCmd struct {
 	traceTTL, shutdown    time.Duration
 	maxTraces             int
 	llm                   llmFlags
-	embed                 stateEmbedFlags
+	embed                 embedFlags
 	digest                bool
 	digestWorkers         int
 	rollingEvery          int
@@ -130,7 +138,7 @@ func (c *serveCmd) define(fs *flag.FlagSet) {
 	c.limits.define(fs)
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this `duration` for requests and digests in flight")
 	c.llm.define(fs)
-	c.embed.define(fs)
+	c.embed.define(fs, false)
 	fs.BoolVar(&c.digest, "digest", true, "digest the threads of every append in the background (state items and summaries)")
 	fs.IntVar(&c.digestWorkers, "digest-workers", 4, "run at most `n` background digests at once")
 	fs.IntVar(&c.rollingEvery, "rolling-every", summarize.DefaultRollingEvery, "rewrite a thread's rolling summary every `N` user turns")
@@ -178,8 +186,7 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err := c.llm.validate(); err != nil {
 		return err
 	}
-	state, err := c.embed.stateOptions()
-	if err != nil {
+	if err := c.embed.setUp(); err != nil {
 		return err
 	}
 	// Listen before opening the store, so that a taken address fails fast.
@@ -195,7 +202,7 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		}
 		defer mln.Close()
 	}
-	st := sqlite.New(c.db, sqlite.Options{Logger: log, MaxContentBytes: int(c.limits.content.n), State: state})
+	st := sqlite.New(c.db, c.embed.storeOptions(sqlite.Options{Logger: log, MaxContentBytes: int(c.limits.content.n)}))
 	if err := st.Open(ctx); err != nil {
 		return err
 	}
@@ -204,7 +211,7 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return err
 	}
 	// One compiler and one compile cap for the API and MCP.
-	comp := compile.New(st, compile.Options{Logger: log, Limits: c.limits.compileLimits()})
+	comp := compile.New(st, c.embed.compileOptions(compile.Options{Logger: log, Limits: c.limits.compileLimits()}))
 	compiles := admit.New("compilations", c.limits.compiles)
 	// MCP appends digest like POST /v1/messages, through the server's
 	// background digester, and MCP compilations are recorded like POST
