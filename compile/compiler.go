@@ -47,7 +47,8 @@ type Counter interface {
 // only, default allocations, tiktoken counters.
 type Options struct {
 	// Embedder adds vector similarity to the ranking of memory and
-	// documents (optional).
+	// documents (optional). When it fails they are ranked lexically, and
+	// the trace warns.
 	Embedder Embedder
 	// MessageEmbedder adds the messages nearest the query in meaning to
 	// the history's candidates and fuses vector and lexical relevance
@@ -184,6 +185,9 @@ type run struct {
 	total     int // exact token count of the packed envelope
 	// threads the request may use (nil: every thread).
 	threads []string
+	// embedFailed is set when the embedder of memory and documents failed:
+	// they are ranked lexically.
+	embedFailed bool
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {

@@ -180,3 +180,23 @@ func TestHistoryKeptLocalSendsNothing(t *testing.T) {
 		t.Errorf("the endpoint received %d requests: %q", n, e.srv.Texts())
 	}
 }
+
+// An embedder of memory that fails never fails a compilation either: the
+// memory is ranked lexically and the trace warns.
+func TestMemoryEmbedderDown(t *testing.T) {
+	ctx := context.Background()
+	e := newVectorEnv(t, "")
+	if _, err := e.store.Put(ctx, owner, tenure.Object{Key: "phone", Value: val("The owner's phone is an iPhone 15 Pro.")}); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.SetDown(true)
+	env, tr, err := compile.New(e.store, compile.Options{Embedder: e.endpoint()}).Compile(ctx,
+		compile.Request{Principal: owner, Query: "What is the owner's phone?", Budget: 300})
+	if err != nil {
+		t.Fatalf("compile with the memory embedder down: %v", err)
+	}
+	mustContain(t, env.Text(), "iPhone 15 Pro")
+	if len(tr.Warnings) != 1 || !strings.Contains(tr.Warnings[0], "ranked lexically only") {
+		t.Errorf("warnings = %q, want one saying memory was ranked lexically", tr.Warnings)
+	}
+}

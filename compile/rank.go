@@ -2,6 +2,7 @@ package compile
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -91,7 +92,7 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 	var vecs [][]float32
 	var qvec []float32
 	emb := r.embedder()
-	if emb != nil && len(r.qterms) > 0 {
+	if emb != nil && len(r.qterms) > 0 && len(ranked)+len(gated) > 0 {
 		texts := []string{r.req.Query}
 		for _, it := range ranked {
 			texts = append(texts, it.text)
@@ -100,13 +101,17 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 			texts = append(texts, it.obj.WhyItMatters)
 		}
 		v, err := emb.Embed(ctx, texts)
+		if err == nil && len(v) != len(texts) {
+			err = tenure.Errorf(tenure.CodeInternal, "embedder", "returned %d vectors for %d texts", len(v), len(texts))
+		}
 		if err != nil {
-			return err
+			// The endpoint never fails a compilation: memory is ranked
+			// lexically and the trace says so.
+			r.embedFailed = true
+			r.trace.Warnings = append(r.trace.Warnings, fmt.Sprintf("memory and documents ranked lexically only: the embedder failed (%v)", err))
+		} else {
+			qvec, vecs = v[0], v[1:]
 		}
-		if len(v) != len(texts) {
-			return tenure.Errorf(tenure.CodeInternal, "embedder", "returned %d vectors for %d texts", len(v), len(texts))
-		}
-		qvec, vecs = v[0], v[1:]
 	}
 	// The subunits of a document share its why_it_matters: it is matched
 	// once per object, not analyzed again for every subunit.
@@ -146,7 +151,7 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 // embedder returns the embedder of memory and documents, nil when there is
 // none or the tenant's text must not be sent to it.
 func (r *run) embedder() Embedder {
-	if f := r.c.opt.EmbedTenant; f != nil && !f(r.p.TenantID) {
+	if f := r.c.opt.EmbedTenant; r.embedFailed || (f != nil && !f(r.p.TenantID)) {
 		return nil
 	}
 	return r.c.opt.Embedder

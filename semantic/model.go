@@ -25,7 +25,7 @@ type Embedder interface {
 const (
 	DefaultBatchSize    = 64
 	DefaultMaxTextBytes = 8 << 10
-	DefaultQueryTimeout = 5 * time.Second
+	DefaultTimeout      = 10 * time.Second
 	DefaultCooldown     = 30 * time.Second
 )
 
@@ -51,15 +51,16 @@ type Options struct {
 	// boundary (default 8 KiB, about 2,000 tokens: within the context of
 	// common embedding models).
 	MaxTextBytes int
-	// QueryTimeout bounds EmbedQuery, retries included (default 5s): a
-	// compilation waits no longer for its query's vector.
-	QueryTimeout time.Duration
+	// Timeout bounds EmbedQuery and Embed, retries included (default
+	// 10s): a compilation waits no longer for its vectors.
+	Timeout time.Duration
 	// Cooldown is how long after the endpoint failed EmbedQuery and Index
 	// fail at once without sending anything (default 30s), so that
 	// compilations and digests during an outage do not each wait for it.
 	Cooldown time.Duration
-	// QueryCache is how many query vectors are kept (default 4,096).
-	QueryCache int
+	// Cache is how many vectors of EmbedQuery and Embed are kept by text
+	// (default 16,384).
+	Cache int
 	// Now is the clock of the cooldown (default time.Now).
 	Now func() time.Time
 }
@@ -67,9 +68,9 @@ type Options struct {
 // Model is an embedding endpoint under a privacy policy. It is safe for
 // concurrent use.
 type Model struct {
-	e       Embedder
-	opt     Options
-	queries *lru.Cache[string, []float32]
+	e     Embedder
+	opt   Options
+	cache *lru.Cache[string, []float32]
 	// failedAt is when the endpoint last failed (Unix nanoseconds; 0:
 	// never).
 	failedAt atomic.Int64
@@ -102,20 +103,20 @@ func New(e Embedder, opt Options) (*Model, error) {
 	if opt.MaxTextBytes <= 0 {
 		opt.MaxTextBytes = DefaultMaxTextBytes
 	}
-	if opt.QueryTimeout <= 0 {
-		opt.QueryTimeout = DefaultQueryTimeout
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultTimeout
 	}
 	if opt.Cooldown <= 0 {
 		opt.Cooldown = DefaultCooldown
 	}
-	if opt.QueryCache <= 0 {
-		opt.QueryCache = 4096
+	if opt.Cache <= 0 {
+		opt.Cache = 1 << 14
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	queries, _ := lru.New[string, []float32](opt.QueryCache)
-	return &Model{e: e, opt: opt, queries: queries}, nil
+	cache, _ := lru.New[string, []float32](opt.Cache)
+	return &Model{e: e, opt: opt, cache: cache}, nil
 }
 
 // Name returns the name of the model's embedding space.
@@ -134,29 +135,53 @@ func (m *Model) sends(msg *tenure.Message) bool {
 var ErrKeptLocal = tenure.Errorf(tenure.CodeForbidden, "tenant_id", "the tenant's text is not sent for embedding")
 
 // EmbedQuery returns the unit vector of a query of the tenant and the
-// name of its space, from the cache or the endpoint, within QueryTimeout.
-// Errors: ErrKeptLocal (CodeForbidden) when the tenant's text is not
-// sent; CodeUnavailable during the cooldown after a failure, without
-// sending anything; otherwise the endpoint's error.
+// name of its space (see Embed). Errors: ErrKeptLocal (CodeForbidden)
+// when the tenant's text is not sent; those of Embed.
 func (m *Model) EmbedQuery(ctx context.Context, tenant, text string) ([]float32, string, error) {
 	if !m.SendsTenant(tenant) {
 		return nil, m.opt.Name, ErrKeptLocal
 	}
-	text = truncate(text, m.opt.MaxTextBytes)
-	if v, ok := m.queries.Get(text); ok {
-		return v, m.opt.Name, nil
-	}
-	if err := m.cooling(); err != nil {
-		return nil, m.opt.Name, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, m.opt.QueryTimeout)
-	defer cancel()
-	vs, err := m.embed(ctx, []string{text})
+	vs, err := m.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, m.opt.Name, fmt.Errorf("embed query: %w", err)
 	}
-	m.queries.Add(text, vs[0])
 	return vs[0], m.opt.Name, nil
+}
+
+// Embed returns the unit vectors of texts, from the cache or the endpoint
+// in one call, within Timeout; it implements compile.Embedder and
+// engine.Embedder, whose callers apply the tenant policy. Errors:
+// CodeUnavailable during the cooldown after a failure, without sending
+// anything; otherwise the endpoint's.
+func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	var missing []string
+	var at []int
+	for i, t := range texts {
+		t = truncate(t, m.opt.MaxTextBytes)
+		if v, ok := m.cache.Get(t); ok {
+			out[i] = v
+			continue
+		}
+		missing, at = append(missing, t), append(at, i)
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	if err := m.cooling(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, m.opt.Timeout)
+	defer cancel()
+	vs, err := m.embed(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	for j, v := range vs {
+		out[at[j]] = v
+		m.cache.Add(missing[j], v)
+	}
+	return out, nil
 }
 
 // cooling returns CodeUnavailable during the cooldown after the endpoint

@@ -29,9 +29,8 @@ type embedFlags struct {
 	hash bool
 
 	// set by setUp
-	endpoint *openai.Embedder
-	space    *semantic.Model
-	allowed  []string // nil: every tenant
+	space   *semantic.Model // nil: no endpoint
+	allowed []string        // nil: every tenant
 }
 
 func (e *embedFlags) define(fs *flag.FlagSet, hash bool) {
@@ -73,9 +72,9 @@ func (e *embedFlags) setUp() error {
 	if retries == 0 {
 		retries = -1 // EmbedderOptions' zero means the default
 	}
-	e.endpoint = openai.NewEmbedder(openai.EmbedderOptions{BaseURL: e.url, Model: e.model, APIKey: embeddingsKey(), MaxRetries: retries})
+	endpoint := openai.NewEmbedder(openai.EmbedderOptions{BaseURL: e.url, Model: e.model, APIKey: embeddingsKey(), MaxRetries: retries})
 	var err error
-	e.space, err = semantic.New(e.endpoint, semantic.Options{Tenant: e.sends})
+	e.space, err = semantic.New(endpoint, semantic.Options{Tenant: e.sends})
 	return err
 }
 
@@ -87,10 +86,10 @@ func (e *embedFlags) sends(tenant string) bool {
 // stateOptions returns the state options the flags select: the endpoint
 // for reconciliation, within --embed-tenants.
 func (e *embedFlags) stateOptions() engine.StateOptions {
-	if e.endpoint == nil {
+	if e.space == nil {
 		return engine.StateOptions{}
 	}
-	return engine.StateOptions{Embedder: compile.NewCachedEmbedder(e.endpoint, 0), EmbedTenant: e.sends}
+	return engine.StateOptions{Embedder: e.space, EmbedTenant: e.sends}
 }
 
 // storeOptions sets the store options the flags select: state
@@ -107,8 +106,8 @@ func (e *embedFlags) compileOptions(opt compile.Options) compile.Options {
 	switch {
 	case e.embedder == "hash":
 		opt.Embedder = retrieve.NewHashEmbedder(0)
-	case e.endpoint != nil:
-		opt.Embedder = compile.NewCachedEmbedder(e.endpoint, 0)
+	case e.space != nil:
+		opt.Embedder = e.space
 		opt.EmbedTenant = e.sends
 		opt.MessageEmbedder = e.space
 	}
