@@ -59,9 +59,9 @@ type HistoryOptions struct {
 	// DisableVectors ranks past messages lexically even when the
 	// compiler has a MessageEmbedder.
 	DisableVectors bool
-	// Fusion combines vector and lexical relevance (default
-	// FusionConvex); VectorLimit caps the nearest messages added
-	// (default: as many as Limit's full-text matches).
+	// Fusion combines vector and lexical relevance (default FusionOr);
+	// VectorLimit caps the nearest messages added (default: as many as
+	// Limit's full-text matches).
 	Fusion      Fusion
 	VectorLimit int
 }

@@ -92,10 +92,10 @@ func TestHistoryFusesVectors(t *testing.T) {
 		t.Fatalf("lexical compilation found the iPhone or reports vectors (%+v):\n%s", tr.Retrieval.HistoryVectors, env.Text())
 	}
 	// Reciprocal ranks flatten the scores: a turn among the nearest that
-	// shares nothing with the query scores almost as much as the best
-	// vector match, and next to a lexical match more. It fuses, but does
-	// not find the iPhone in this budget.
-	for _, f := range []compile.Fusion{"", compile.FusionConvex, compile.FusionRRF} {
+	// shares nothing with the query scores more than half as much as the
+	// best vector match, and next to a lexical match more. It fuses, but
+	// does not find the iPhone in this budget.
+	for _, f := range []compile.Fusion{"", compile.FusionOr, compile.FusionConvex, compile.FusionRRF} {
 		t.Run(string(f)+"OK", func(t *testing.T) {
 			c := compile.New(e.store, compile.Options{MessageEmbedder: e.model, History: compile.HistoryOptions{Fusion: f}})
 			env, tr, err := c.Compile(ctx, req)

@@ -16,25 +16,35 @@ import (
 // similarity of their vectors).
 type Fusion string
 
-// Fusions.
+// Fusions. Each scales vector relevance alike: a message's similarity to
+// the query between the least and the most similar of the query's nearest
+// messages, from 0 to 1 (0 below them); lexical relevance is the BM25
+// score over the best match's.
 const (
-	// FusionConvex, the default, scores a message 0.5 × its lexical
-	// relevance + 0.5 × its vector relevance, each scaled to [0, 1]: BM25
-	// over the best match, similarity between the least and the most
-	// similar of the query's nearest messages (0 below them). The scores
-	// keep their shape — a strong match stands out, weak ones stay weak —
-	// which the mechanisms that follow (neighbours, sessions, roles, the
-	// temporal and speaker boosts) were calibrated on.
+	// FusionOr, the default, combines the two as independent evidence:
+	// 1 − (1 − lexical) × (1 − 0.6 × vector). Vectors add; they never take
+	// from what the words found: a message no vector favours keeps its
+	// lexical score, the nearest message that matches no word scores 0.6,
+	// and one both favour scores highest. Of the three it lost least to a
+	// poor embedder (docs/semantic.md).
+	FusionOr Fusion = "or"
+	// FusionConvex averages the two: 0.5 × lexical + 0.5 × vector. A
+	// message both favour wins, but one that only the words find loses
+	// half its score.
 	FusionConvex Fusion = "convex"
 	// FusionRRF is reciprocal-rank fusion (Cormack et al., 2009): the sum
 	// of 1/(60 + rank) over the two rankings, scaled to the best. It needs
-	// no calibration but flattens the scores.
+	// no calibration but flattens the scores, which the mechanisms that
+	// follow (neighbours, sessions, roles, the temporal and speaker
+	// boosts) were calibrated on: the 50th nearest message, however far,
+	// scores more than half as much as the nearest.
 	FusionRRF Fusion = "rrf"
 )
 
 // Fusion weights.
 const (
 	lexShare = 0.5
+	orVector = 0.6
 	rrfK     = 60
 )
 
@@ -97,13 +107,15 @@ func (r *run) countVectors(msgs []tenure.ScoredMessage) {
 // fuse replaces each item's lexical relevance (it.lex, the BM25 score over
 // the best) with its fused relevance, the best scaled to 1. A message
 // without a vector (not embedded yet, or kept local) keeps its lexical
-// relevance under FusionConvex and has only its lexical rank under
-// FusionRRF.
+// relevance, or under FusionRRF its lexical rank alone.
 func fuse(items []*item, f Fusion) {
-	if f == FusionRRF {
+	switch f {
+	case FusionRRF:
 		fuseRanks(items)
-	} else {
-		fuseScores(items)
+	case FusionConvex:
+		fuseScores(items, func(lex, vec float64) float64 { return lexShare*lex + (1-lexShare)*vec })
+	default:
+		fuseScores(items, func(lex, vec float64) float64 { return 1 - (1-lex)*(1-orVector*vec) })
 	}
 	best := 0.0
 	for _, it := range items {
@@ -116,8 +128,9 @@ func fuse(items []*item, f Fusion) {
 	}
 }
 
-// fuseScores implements FusionConvex.
-func fuseScores(items []*item) {
+// fuseScores scales the similarities of embedded items into it.vec and
+// combines them with their lexical relevance.
+func fuseScores(items []*item, combine func(lex, vec float64) float64) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, it := range items {
 		if it.hist.Near > 0 {
@@ -134,7 +147,7 @@ func fuseScores(items []*item) {
 		case it.hist.Near > 0:
 			it.vec = 1
 		}
-		it.lex = lexShare*it.lex + (1-lexShare)*it.vec
+		it.lex = combine(it.lex, it.vec)
 	}
 }
 

@@ -71,12 +71,24 @@ func (v *VectorStats) count(tr compile.Trace) {
 	}
 }
 
-// withLexical adds LexicalSystem after "tenure" when the run has a model.
+// FusionAblations run each way of fusing vector and lexical relevance,
+// with the ablation of a run that has a model.
+var FusionAblations = []Variant{
+	{"tenure-fusion-convex", compile.HistoryOptions{Fusion: compile.FusionConvex}},
+	{"tenure-fusion-or", compile.HistoryOptions{Fusion: compile.FusionOr}},
+	{"tenure-fusion-rrf", compile.HistoryOptions{Fusion: compile.FusionRRF}},
+}
+
+// withLexical adds LexicalSystem after "tenure" when the run has a model,
+// and the fusion ablations after the others when the run has any.
 func withLexical(variants []Variant, m *semantic.Model) []Variant {
 	if m == nil {
 		return variants
 	}
 	out := append([]Variant{variants[0], {Name: LexicalSystem, History: compile.HistoryOptions{DisableVectors: true}}}, variants[1:]...)
+	if len(variants) > 1 {
+		out = append(out, FusionAblations...)
+	}
 	return out
 }
 

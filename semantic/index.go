@@ -148,11 +148,12 @@ func (m *Model) indexPage(ctx context.Context, st Store, page []Pending, rep *Re
 			kept++
 			continue
 		}
-		s := truncate(p.Message.Text(), m.opt.MaxTextBytes)
+		s := p.Message.Text()
 		if strings.TrimSpace(s) == "" {
 			links = append(links, Link{Seq: p.Seq, Refused: true})
 			continue
 		}
+		s = truncate(m.opt.DocumentPrefix+s, m.opt.MaxTextBytes)
 		h := HashText(s)
 		t := byHash[h]
 		if t == nil {

@@ -44,6 +44,12 @@ type Options struct {
 	// message of the tenants Tenant allows). A message it refuses keeps
 	// no vector and is ranked lexically only.
 	Message func(m *tenure.Message) bool
+	// DocumentPrefix and QueryPrefix are prepended to the text of every
+	// message (Index) and of every query (EmbedQuery) sent: some models
+	// are trained with them (nomic-embed-text: "search_document: " and
+	// "search_query: "). The document prefix is part of the space's name,
+	// so that vectors embedded with and without it are never compared.
+	DocumentPrefix, QueryPrefix string
 	// BatchSize is how many texts one Embed call carries; each batch's
 	// vectors are stored as it comes back (default 64).
 	BatchSize int
@@ -97,6 +103,9 @@ func New(e Embedder, opt Options) (*Model, error) {
 	if strings.HasPrefix(opt.Name, "hash-") {
 		return nil, tenure.Errorf(tenure.CodeInvalid, "name", "%q is a hashed n-gram space, not a semantic one", opt.Name)
 	}
+	if p := strings.TrimSpace(opt.DocumentPrefix); p != "" {
+		opt.Name += " (" + p + ")"
+	}
 	if opt.BatchSize <= 0 {
 		opt.BatchSize = DefaultBatchSize
 	}
@@ -134,14 +143,14 @@ func (m *Model) sends(msg *tenure.Message) bool {
 // sent: nothing was.
 var ErrKeptLocal = tenure.Errorf(tenure.CodeForbidden, "tenant_id", "the tenant's text is not sent for embedding")
 
-// EmbedQuery returns the unit vector of a query of the tenant and the
-// name of its space (see Embed). Errors: ErrKeptLocal (CodeForbidden)
+// EmbedQuery returns the unit vector of a query of the tenant, after
+// QueryPrefix, and the name of its space (see Embed). Errors: ErrKeptLocal (CodeForbidden)
 // when the tenant's text is not sent; those of Embed.
 func (m *Model) EmbedQuery(ctx context.Context, tenant, text string) ([]float32, string, error) {
 	if !m.SendsTenant(tenant) {
 		return nil, m.opt.Name, ErrKeptLocal
 	}
-	vs, err := m.Embed(ctx, []string{text})
+	vs, err := m.Embed(ctx, []string{m.opt.QueryPrefix + text})
 	if err != nil {
 		return nil, m.opt.Name, fmt.Errorf("embed query: %w", err)
 	}

@@ -262,3 +262,25 @@ func TestNearestMessages(t *testing.T) {
 		t.Errorf("vector without a model: err = %v, want invalid", err)
 	}
 }
+
+// Task prefixes go before every text sent, and the document prefix names
+// the space: vectors embedded without it are never compared with these.
+func TestPrefixes(t *testing.T) {
+	ctx := context.Background()
+	srv := embedtest.NewServer(t)
+	m := newModel(t, srv, semantic.Options{DocumentPrefix: "search_document: ", QueryPrefix: "search_query: "})
+	if m.Name() != "openai:fake (search_document:)" {
+		t.Errorf("Name() = %q", m.Name())
+	}
+	st := newStore(t, m)
+	appendTurns(t, st, ada, "t1", "my phone broke")
+	if _, err := st.EmbedMessages(ctx, "", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := m.EmbedQuery(ctx, ada.TenantID, "which phone?"); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(srv.Texts(), "|"); got != "search_document: my phone broke|search_query: which phone?" {
+		t.Errorf("sent %q", got)
+	}
+}

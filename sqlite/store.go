@@ -41,6 +41,11 @@ type Options struct {
 	// Embedding embeds messages for semantic retrieval (see
 	// engine.Options.Embedding; nil: none).
 	Embedding *semantic.Model
+	// VectorCache is how many message vectors the store keeps decoded in
+	// memory, so that finding the messages nearest a query need not read
+	// them again (default 16,384: about 50 MB of 768-dimension vectors;
+	// negative: none).
+	VectorCache int
 }
 
 // Store is the embedded SQLite store.
@@ -54,6 +59,8 @@ type Store struct {
 	// stmts caches prepared statements of the read pool (see prepared).
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
+	// vectors caches decoded vectors by embedding id (see vectors.go).
+	vectors vectorCache
 }
 
 var _ tenure.Store = (*Store)(nil)
@@ -67,7 +74,7 @@ func New(path string, opt Options) *Store {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Store{path: path, opt: opt}
+	s := &Store{path: path, opt: opt, vectors: newVectorCache(opt.VectorCache)}
 	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, NewID: opt.NewID, Hierarchy: opt.Hierarchy, Logger: opt.Logger,
 		State: opt.State, MaxContentBytes: opt.MaxContentBytes, Embedding: opt.Embedding})
 	return s

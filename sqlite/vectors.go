@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/semantic"
@@ -125,22 +127,33 @@ func (b *backend) PutVectors(ctx context.Context, model string, vecs []semantic.
 		return err
 	}
 	defer tx.Rollback()
+	stmts := make([]*sql.Stmt, 3)
+	for i, q := range []string{
+		`INSERT INTO embeddings (model, hash, dims, vector) VALUES (?, ?, ?, ?) ON CONFLICT (model, hash) DO NOTHING`,
+		// A link whose vector is missing writes nothing: the message stays
+		// pending rather than be taken for refused.
+		`INSERT INTO message_vectors (seq, model, embedding) SELECT ?, ?, id FROM embeddings WHERE model = ? AND hash = ?
+			ON CONFLICT (seq, model) DO NOTHING`,
+		`INSERT INTO message_vectors (seq, model, embedding) VALUES (?, ?, NULL) ON CONFLICT (seq, model) DO NOTHING`,
+	} {
+		if stmts[i], err = tx.PrepareContext(ctx, q); err != nil {
+			return err
+		}
+		defer stmts[i].Close()
+	}
 	for _, v := range vecs {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO embeddings (model, hash, dims, vector) VALUES (?, ?, ?, ?)
-			ON CONFLICT (model, hash) DO NOTHING`, model, v.Hash[:], len(v.Values), semantic.Encode(v.Values)); err != nil {
+		if _, err := stmts[0].ExecContext(ctx, model, v.Hash[:], len(v.Values), semantic.Encode(v.Values)); err != nil {
 			return err
 		}
 	}
 	for _, l := range links {
-		// A link whose vector is missing writes nothing: the message stays
-		// pending rather than be taken for refused.
-		q := `INSERT INTO message_vectors (seq, model, embedding) SELECT ?, ?, id FROM embeddings WHERE model = ? AND hash = ?
-			ON CONFLICT (seq, model) DO NOTHING`
-		args := []any{l.Seq, model, model, l.Hash[:]}
+		var err error
 		if l.Refused {
-			q, args = `INSERT INTO message_vectors (seq, model, embedding) VALUES (?, ?, NULL) ON CONFLICT (seq, model) DO NOTHING`, args[:2]
+			_, err = stmts[2].ExecContext(ctx, l.Seq, model)
+		} else {
+			_, err = stmts[1].ExecContext(ctx, l.Seq, model, model, l.Hash[:])
 		}
-		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -164,35 +177,50 @@ func (b *backend) NearestMessages(ctx context.Context, tenant string, f engine.N
 		args = append(args, string(threads))
 	}
 	scope := func(alias string) string { return candidateScope(alias, f.Before != nil, f.Threads != nil) }
-	rows, err := db.QueryContext(ctx, `SELECT m.seq, m.thread_id, m.pos, e.vector FROM messages m
+	// The messages in scope with a vector, then their vectors, from the
+	// cache or a chunk at a time: a scope's vectors are never all held.
+	rows, err := db.QueryContext(ctx, `SELECT m.seq, m.thread_id, m.pos, v.embedding FROM messages m
 		CROSS JOIN message_vectors v ON v.seq = m.seq AND v.model = ?
-		CROSS JOIN embeddings e ON e.id = v.embedding
-		WHERE `+scope("m"), append([]any{f.Model}, args...)...)
+		WHERE v.embedding IS NOT NULL AND `+scope("m"), append([]any{f.Model}, args...)...)
 	if err != nil {
 		return nil, nil, err
 	}
-	sims := map[int64]float64{}
 	var all []hit
-	var vec []float32
+	var embs []int64
 	for rows.Next() {
 		var h hit
-		var raw []byte
-		if err := rows.Scan(&h.seq, &h.thread, &h.pos, &raw); err != nil {
+		var emb int64
+		if err := rows.Scan(&h.seq, &h.thread, &h.pos, &emb); err != nil {
 			rows.Close()
 			return nil, nil, err
 		}
-		var ok bool
-		if vec, ok = semantic.Decode(vec, raw); !ok || len(vec) != len(f.Vector) {
-			continue
-		}
-		h.score = semantic.Dot(f.Vector, vec)
-		sims[h.seq] = h.score
-		all = append(all, h)
+		all, embs = append(all, h), append(embs, emb)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
+	sims := make(map[int64]float64, len(all))
+	kept := all[:0]
+	const chunk = 500
+	for start := 0; start < len(all); start += chunk {
+		end := min(start+chunk, len(all))
+		vecs, err := b.vectorsOf(ctx, db, embs[start:end])
+		if err != nil {
+			return nil, nil, err
+		}
+		for i := start; i < end; i++ {
+			v := vecs[embs[i]]
+			if len(v) != len(f.Vector) {
+				continue
+			}
+			h := all[i]
+			h.score = semantic.Dot(f.Vector, v)
+			sims[h.seq] = h.score
+			kept = append(kept, h)
+		}
+	}
+	all = kept
 	slices.SortFunc(all, func(a, b hit) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.seq, b.seq)) })
 	all = all[:min(len(all), f.Limit)]
 	near := make(map[int64]int, len(all))
@@ -217,4 +245,73 @@ func (b *backend) NearestMessages(ctx context.Context, tenant string, f engine.N
 		m.Pos -= int64(n)
 	}
 	return out, sims, nil
+}
+
+// vectorsOf returns the vectors of embedding ids, from the store's cache
+// or the database (adding them to the cache).
+func (b *backend) vectorsOf(ctx context.Context, db *sql.DB, ids []int64) (map[int64][]float32, error) {
+	out := make(map[int64][]float32, len(ids))
+	var missing []any
+	for _, id := range ids {
+		if _, ok := out[id]; ok {
+			continue
+		}
+		if v, ok := b.vectors.Get(id); ok {
+			out[id] = v
+			continue
+		}
+		out[id] = nil
+		missing = append(missing, id)
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	rows, err := db.QueryContext(ctx, `SELECT id, vector FROM embeddings WHERE id IN (?`+strings.Repeat(", ?", len(missing)-1)+`)`, missing...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var raw sql.RawBytes
+		if err := rows.Scan(&id, &raw); err != nil {
+			return nil, err
+		}
+		if v, ok := semantic.Decode(nil, raw); ok {
+			out[id] = v
+			b.vectors.Add(id, v)
+		}
+	}
+	return out, rows.Err()
+}
+
+// vectorCache keeps decoded vectors by embedding id: an embedding never
+// changes once stored. The zero value caches nothing.
+type vectorCache struct{ c *lru.Cache[int64, []float32] }
+
+// defaultVectorCache is Options.VectorCache's default.
+const defaultVectorCache = 1 << 14
+
+func newVectorCache(size int) vectorCache {
+	if size == 0 {
+		size = defaultVectorCache
+	}
+	if size < 0 {
+		return vectorCache{}
+	}
+	c, _ := lru.New[int64, []float32](size)
+	return vectorCache{c}
+}
+
+func (v vectorCache) Get(id int64) ([]float32, bool) {
+	if v.c == nil {
+		return nil, false
+	}
+	return v.c.Get(id)
+}
+
+func (v vectorCache) Add(id int64, vec []float32) {
+	if v.c != nil {
+		v.c.Add(id, vec)
+	}
 }

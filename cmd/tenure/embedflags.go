@@ -22,6 +22,7 @@ import (
 // reconciled by their slots alone.
 type embedFlags struct {
 	embedder, url, model, tenants string
+	queryPrefix, documentPrefix   string
 	retries                       int
 	// hash offers --embedder hash: the offline hashed n-grams, which rank
 	// memory and documents by shared letters (compile) but never history
@@ -44,6 +45,8 @@ func (e *embedFlags) define(fs *flag.FlagSet, hash bool) {
 	fs.StringVar(&e.url, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint (Ollama: http://localhost:11434/v1)")
 	fs.StringVar(&e.model, "embed-model", openai.DefaultEmbeddingModel, "embedding `model` (Ollama: nomic-embed-text)")
 	fs.StringVar(&e.tenants, "embed-tenants", "*", "`tenants` whose text may be sent to the embedder, comma-separated (*: every tenant's); the others' is never sent and they are ranked lexically")
+	fs.StringVar(&e.documentPrefix, "embed-document-prefix", "", "`text` prepended to every message embedded (nomic-embed-text: \"search_document: \"); part of the vectors' space")
+	fs.StringVar(&e.queryPrefix, "embed-query-prefix", "", "`text` prepended to every query embedded (nomic-embed-text: \"search_query: \")")
 	fs.IntVar(&e.retries, "embed-retries", openai.DefaultMaxRetries, "retry a failed embedding request up to `n` times, with backoff (0: never)")
 }
 
@@ -74,7 +77,7 @@ func (e *embedFlags) setUp() error {
 	}
 	endpoint := openai.NewEmbedder(openai.EmbedderOptions{BaseURL: e.url, Model: e.model, APIKey: embeddingsKey(), MaxRetries: retries})
 	var err error
-	e.space, err = semantic.New(endpoint, semantic.Options{Tenant: e.sends})
+	e.space, err = semantic.New(endpoint, semantic.Options{Tenant: e.sends, DocumentPrefix: e.documentPrefix, QueryPrefix: e.queryPrefix})
 	return err
 }
 

@@ -40,10 +40,14 @@ type Server struct {
 func NewServer(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.srv = httptest.NewServer(s)
 	t.Cleanup(s.srv.Close)
 	return s
 }
+
+// NewHandler returns a fake to serve on a listener of one's own (see
+// fakeembed); URL is then empty.
+func NewHandler() *Server { return &Server{} }
 
 // URL is the base URL to configure: the server's root with /v1.
 func (s *Server) URL() string { return s.srv.URL + "/v1" }
@@ -99,7 +103,8 @@ type datum struct {
 	Embedding any    `json:"embedding"`
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP answers POST /v1/embeddings.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/embeddings" {
 		http.NotFound(w, r)
 		return
