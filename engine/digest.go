@@ -64,12 +64,12 @@ func (e *Engine) Digest(ctx context.Context, p tenure.Principal, thread string, 
 	return d
 }
 
-// embedThread embeds the thread's messages that have no vector, in p's
-// tenant (all of its users' messages: a vector shows nobody anything).
+// embedThread embeds the thread's messages p can read that have no vector
+// (its own and the shared ones: the report must not count the others').
 func (e *Engine) embedThread(ctx context.Context, p tenure.Principal, thread string) (semantic.Report, error) {
 	p, err := e.principal(p)
 	if err != nil {
 		return semantic.Report{Model: e.opt.Embedding.Name()}, fmt.Errorf("embed messages: %w", err)
 	}
-	return e.EmbedMessages(ctx, p.TenantID, thread, nil)
+	return e.embed(ctx, semantic.Backlog{Tenant: p.TenantID, Thread: thread, Reader: &p.UserID}, nil)
 }

@@ -19,6 +19,12 @@ func (e *Engine) Embedding() *semantic.Model { return e.opt.Embedding }
 // Errors: CodeInvalid when the engine has no model; the endpoint's
 // (CodeUnavailable, CodeTimeout, CodeUnauthenticated).
 func (e *Engine) EmbedMessages(ctx context.Context, tenant, thread string, progress func(done, total int)) (semantic.Report, error) {
+	return e.embed(ctx, semantic.Backlog{Tenant: tenant, Thread: thread}, progress)
+}
+
+// embed embeds the backlog b selects.
+func (e *Engine) embed(ctx context.Context, b semantic.Backlog, progress func(done, total int)) (semantic.Report, error) {
+	tenant, thread := b.Tenant, b.Thread
 	m := e.opt.Embedding
 	if m == nil {
 		return semantic.Report{}, fmt.Errorf("embed messages: %w", tenure.Errorf(tenure.CodeInvalid, "embedder", "no embedding model is configured"))
@@ -26,7 +32,7 @@ func (e *Engine) EmbedMessages(ctx context.Context, tenant, thread string, progr
 	if thread != "" && tenant == "" {
 		return semantic.Report{Model: m.Name()}, fmt.Errorf("embed messages: %w", tenure.Errorf(tenure.CodeInvalid, "tenant_id", "required with a thread"))
 	}
-	rep, err := m.Index(ctx, e.b, semantic.Backlog{Tenant: tenant, Thread: thread}, progress)
+	rep, err := m.Index(ctx, e.b, b, progress)
 	return rep, wrapIf("embed messages", err)
 }
 

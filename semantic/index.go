@@ -9,12 +9,14 @@ import (
 
 // Backlog selects the messages Index embeds: those without a vector of
 // Model, of every tenant (Tenant empty), of a tenant, or of one thread of
-// a tenant; Unembedded reads them Limit at a time after sequence number
-// After.
+// a tenant; with Reader set, only those the reader can read (its own and
+// the shared ones). Unembedded reads them Limit at a time after sequence
+// number After.
 type Backlog struct {
 	Model  string
 	Tenant string
 	Thread string
+	Reader *string
 	After  int64
 	Limit  int
 }
@@ -154,7 +156,7 @@ func (m *Model) indexPage(ctx context.Context, st Store, page []Pending, rep *Re
 			continue
 		}
 		s = truncate(m.opt.DocumentPrefix+s, m.opt.MaxTextBytes)
-		h := HashText(s)
+		h := HashText(p.Message.TenantID, p.Message.UserID, s)
 		t := byHash[h]
 		if t == nil {
 			t = &text{hash: h, s: s}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/extract"
 	"github.com/tenure-dev/tenure/internal/embedtest"
 	"github.com/tenure-dev/tenure/llm/openai"
 	"github.com/tenure-dev/tenure/retrieve"
@@ -282,5 +284,36 @@ func TestPrefixes(t *testing.T) {
 	}
 	if got := strings.Join(srv.Texts(), "|"); got != "search_document: my phone broke|search_query: which phone?" {
 		t.Errorf("sent %q", got)
+	}
+}
+
+// A vector is shared only within its audience: a text is sent again for
+// another user, and a digest embeds, and counts, only the messages its
+// principal can read.
+func TestAudiences(t *testing.T) {
+	ctx := context.Background()
+	srv := embedtest.NewServer(t)
+	m := newModel(t, srv, semantic.Options{})
+	st := newStore(t, m)
+	cy := tenure.Principal{UserID: "cy", TenantID: ada.TenantID, Authority: "policy", Clearance: tenure.HighlyRestricted}
+	own := func(p tenure.Principal, id, text string) tenure.Message {
+		return tenure.Message{ThreadID: "t1", ID: id, UserID: p.UserID, Role: "user", Content: text, CreatedAt: t0}
+	}
+	if _, err := st.AppendMessages(ctx, ada, []tenure.Message{own(ada, "a1", "the same words")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AppendMessages(ctx, cy, []tenure.Message{own(cy, "c1", "the same words")}); err != nil {
+		t.Fatal(err)
+	}
+	d := st.Digest(ctx, ada, "t1", extract.NewRules(extract.RulesOptions{}), nil, engine.SummaryOptions{})
+	if d.VectorsError != nil || d.Vectors == nil || d.Vectors.Embedded != 1 {
+		t.Fatalf("ada's digest: vectors %+v, %v; want her message only", d.Vectors, d.VectorsError)
+	}
+	rep, err := st.EmbedMessages(ctx, "", "", nil)
+	if err != nil || rep.Embedded != 1 || rep.Cached != 0 {
+		t.Errorf("backfill = %+v, %v; want cy's message embedded, not from ada's vector", rep, err)
+	}
+	if n := len(srv.Texts()); n != 2 {
+		t.Errorf("sent %d texts, want the same words once for each user", n)
 	}
 }

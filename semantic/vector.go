@@ -7,11 +7,22 @@ import (
 	"unicode/utf8"
 )
 
-// Hash identifies a text sent for embedding: its SHA-256.
+// Hash identifies a text sent for embedding within its audience.
 type Hash [sha256.Size]byte
 
-// HashText returns the hash of text.
-func HashText(text string) Hash { return sha256.Sum256([]byte(text)) }
+// HashText returns the hash of a text of a message of the tenant and the
+// user ("" for the tenant's shared messages): the SHA-256 of the three.
+// The audience is part of it so that no vector is shared — and no
+// "already embedded" observed — between messages different readers read.
+func HashText(tenant, user, text string) Hash {
+	h := sha256.New()
+	for _, s := range []string{tenant, user} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	h.Write([]byte(text))
+	return Hash(h.Sum(nil))
+}
 
 // Normalize scales v to unit length in place and returns it; the zero
 // vector stays zero.

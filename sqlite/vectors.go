@@ -23,8 +23,8 @@ import (
 // query's: exact, and linear in the messages in scope.
 
 // backlogWhere is the condition on messages m of a backlog and its
-// arguments: no vector or refusal of the model, of the tenant and thread
-// when they are set.
+// arguments: no vector or refusal of the model, of the tenant, thread and
+// reader when they are set.
 func backlogWhere(b semantic.Backlog) (string, []any) {
 	where := `NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.seq = m.seq AND v.model = ?)`
 	args := []any{b.Model}
@@ -35,6 +35,10 @@ func backlogWhere(b semantic.Backlog) (string, []any) {
 			where += ` AND m.thread_id = ?`
 			args = append(args, b.Thread)
 		}
+	}
+	if b.Reader != nil {
+		where += ` AND (m.user_id = '' OR m.user_id = ?)`
+		args = append(args, *b.Reader)
 	}
 	return where, args
 }

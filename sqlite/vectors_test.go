@@ -46,7 +46,7 @@ func BenchmarkNearestMessages(b *testing.B) {
 			var vecs []semantic.Vector
 			var links []semantic.Link
 			for i := range n {
-				h := semantic.HashText(fmt.Sprint(i))
+				h := semantic.HashText(p.TenantID, "", fmt.Sprint(i))
 				vecs = append(vecs, semantic.Vector{Hash: h, Values: random()})
 				links = append(links, semantic.Link{Seq: int64(i + 1), Hash: h})
 			}

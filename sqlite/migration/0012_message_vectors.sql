@@ -1,7 +1,8 @@
 -- Message embeddings (package semantic). embeddings holds one vector per
--- model and text sent: the SHA-256 of the text, its dimension and the
--- unit vector as little-endian float32s; a text embedded once is never
--- sent again for that model, whichever message repeats it.
+-- model and text sent: the hash of the text with its audience (SHA-256 of
+-- the tenant, the user and the text), its dimension and the unit vector
+-- as little-endian float32s; a text embedded once is never sent again for
+-- that model and audience, whichever message repeats it.
 CREATE TABLE embeddings (
     id     INTEGER PRIMARY KEY,
     model  TEXT    NOT NULL,
