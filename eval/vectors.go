@@ -3,6 +3,8 @@ package eval
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/tenure-dev/tenure/compile"
@@ -104,6 +106,15 @@ func compilerOptions(v Variant, m *semantic.Model) compile.Options {
 
 // note is the line the reports print about semantic retrieval.
 func (v *VectorStats) note() string {
-	return fmt.Sprintf("vectors (%s): %d messages embedded (%d from the cache) in %d requests, %.2f s; history fused in %d of %d compilations, lexical %v",
-		v.Model, v.Messages, v.Cached, v.Requests, v.Seconds, v.Fused, v.Compilations, v.Lexical)
+	s := fmt.Sprintf("vectors (%s): %d messages embedded (%d from the cache) in %d requests, %.2f s; history fused in %d of %d compilations",
+		v.Model, v.Messages, v.Cached, v.Requests, v.Seconds, v.Fused, v.Compilations)
+	reasons := slices.Sorted(maps.Keys(v.Lexical))
+	for i, r := range reasons {
+		sep := ", "
+		if i == 0 {
+			sep = "; lexical: "
+		}
+		s += fmt.Sprintf("%s%d %s", sep, v.Lexical[r], r)
+	}
+	return s
 }

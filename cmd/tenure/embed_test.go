@@ -4,15 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	tenurehttp "github.com/tenure-dev/tenure/http"
 	"github.com/tenure-dev/tenure/internal/embedtest"
+	"github.com/tenure-dev/tenure/mcp"
 )
 
 // embedArgs are the flags that embed with the fake, never retrying.
@@ -166,5 +170,35 @@ func TestServeEmbedTenants(t *testing.T) {
 	}
 	if code := srv.stop(); code != 0 {
 		t.Errorf("serve exited %d: %s", code, srv.stderr.String())
+	}
+}
+
+// tenure mcp --embedder embeds in the digest after remember, and its
+// compile_context finds past messages by meaning.
+func TestMCPEmbedder(t *testing.T) {
+	fake := embedtest.NewServer(t)
+	db := newDB(t)
+	mustCLI(t, "", "ingest", "--db", db, "--extract=false", writeFile(t, "phone.jsonl", phoneJSONL()))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		code := run(context.Background(), append([]string{"mcp", "--db", db}, embedArgs(fake)...), inR, outW, io.Discard)
+		outW.Close()
+		done <- code
+	}()
+	cs := mcpClient(t, &sdk.IOTransport{Reader: outR, Writer: inW})
+	mcpCall(t, cs, mcp.ToolRemember, map[string]any{"kind": "message", "thread_id": "t1", "id": "m99", "role": "user",
+		"content": "What a week.", "created_at": "2025-02-02T09:00:00Z"})
+	if !fake.Received("My new iPhone arrived today.") {
+		t.Errorf("the digest after remember embedded nothing: %d texts sent", len(fake.Texts()))
+	}
+	if txt := mcpCall(t, cs, mcp.ToolCompileContext, map[string]any{"query": "Which phone did I buy?", "thread_id": "t1",
+		"budget": 300}); !strings.Contains(txt, "My new iPhone") {
+		t.Errorf("compile_context:\n%s\nwant the iPhone, found by meaning", txt)
+	}
+	cs.Close()
+	if code := <-done; code != 0 {
+		t.Errorf("tenure mcp exited %d", code)
 	}
 }

@@ -41,7 +41,7 @@ func (e *embedFlags) define(fs *flag.FlagSet, hash bool) {
 		values = "none, hash (offline hashed n-grams, for memory and documents only) or openai"
 	}
 	fs.StringVar(&e.embedder, "embedder", "none", "embedding `provider`: "+values+
-		" (any OpenAI-compatible endpoint, e.g. Ollama; key from $TENURE_EMBED_API_KEY or $OPENAI_API_KEY): embeds messages to find them by meaning")
+		" (any OpenAI-compatible endpoint, e.g. Ollama; key from $TENURE_EMBED_API_KEY or $OPENAI_API_KEY), to find past messages by meaning too")
 	fs.StringVar(&e.url, "embed-url", openai.DefaultBaseURL, "base `URL` of the OpenAI-compatible embeddings endpoint (Ollama: http://localhost:11434/v1)")
 	fs.StringVar(&e.model, "embed-model", openai.DefaultEmbeddingModel, "embedding `model` (Ollama: nomic-embed-text)")
 	fs.StringVar(&e.tenants, "embed-tenants", "*", "`tenants` whose text may be sent to the embedder, comma-separated (*: every tenant's); the others' is never sent and they are ranked lexically")
