@@ -7,7 +7,6 @@ package embedtest
 
 import (
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"hash/fnv"
 	"math"
@@ -17,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"unicode"
+
+	"github.com/tenure-dev/tenure/semantic"
 )
 
 // Dims is the length of the fake's vectors.
@@ -135,11 +136,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		v := Vector(text)
 		var e any = v
 		if req.EncodingFormat == "base64" {
-			b := make([]byte, 4*len(v))
-			for j, x := range v {
-				binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(x))
-			}
-			e = base64.StdEncoding.EncodeToString(b)
+			e = base64.StdEncoding.EncodeToString(semantic.Encode(v)) // little-endian float32s, as OpenAI sends them
 		}
 		data[i] = datum{Object: "embedding", Index: i, Embedding: e}
 	}
