@@ -22,6 +22,7 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	tenurehttp "github.com/tenure-dev/tenure/http"
+	"github.com/tenure-dev/tenure/snapshot"
 )
 
 var update = flag.Bool("update", false, "rewrite openapi.json from the route table and the Go types")
@@ -191,6 +192,34 @@ var apiOps = []apiOp{
 	{method: "PUT", path: "/v1/environment", summary: "Set environment values (the environment layer), each replacing the previous one; needs environment:write.",
 		body: tenurehttp.EnvironmentRequest{}, resp: tenurehttp.BatchResponse{},
 		errs: errsOf("forbidden", "the key lacks environment:write (or the top rank).", "too_large", "")},
+	{method: "POST", path: "/v1/workflows", summary: "Start a workflow: its round-0 snapshot holds the query and empty bindings, entities and rules, and round 1 is open. " +
+		"The configuration says how rounds aggregate (strategy, per path prefix, experts), the state's size policy, and who may see it (user, classification, roles). " +
+		"A workflow the caller cannot see never stops it from starting one of the same name.",
+		body: snapshot.Workflow{}, resp: snapshot.Snapshot{},
+		errs: errsOf("forbidden", "for another user without scope:any_user, or a workflow the caller could not see (classification or roles).",
+			"conflict", "a workflow of this name that the caller can see exists.", "too_large", "")},
+	{method: "GET", path: "/v1/workflows/{id}", summary: "A workflow's current snapshot (its latest closed round), a past round's, or the latest closed by as_of, " +
+		"with the round's deltas and what became of them. A workflow the caller cannot see is 404 like a missing one.",
+		query: []apiParam{{"round", "integer", "the round whose snapshot to return (0 is the start)", nil},
+			{"as_of", "date-time", "the latest round closed at or before this time (RFC 3339)", nil},
+			{"deltas", "boolean", "include the round's deltas (default true)", nil}},
+		resp: snapshot.Snapshot{},
+		errs: errsOf("not_found", "no workflow with this id that the caller can see, or a round not closed yet.")},
+	{method: "POST", path: "/v1/workflows/{id}/deltas", summary: "Submit deltas for the open round, all or nothing; error fields are deltas[i].field. " +
+		"A delta's agent is the key's principal; its path is an RFC 9535 JSONPath into the state. The same delta twice is one delta (its id is a hash of its content).",
+		body: tenurehttp.SubmitRequest{}, resp: snapshot.SubmitResult{},
+		errs: errsOf("forbidden", "agentId names another agent than the key's principal.", "not_found", "no workflow with this id that the caller can see.",
+			"conflict", "a round that is not open (rounds only increase), or a bound concept id changed without rebind (identity is stable).", "too_large", "")},
+	{method: "POST", path: "/v1/workflows/{id}/close", summary: "Close the open round: aggregate its deltas into the next snapshot with the workflow's strategies, " +
+		"enforce its size limit, and open the next round. The snapshot's report lists what changed, the conflicts (who lost and why), what was clipped and whether the workflow converged.",
+		resp: snapshot.Snapshot{},
+		errs: errsOf("forbidden", "neither the workflow's creator nor a holder of scope:any_user.", "not_found", "no workflow with this id that the caller can see.")},
+	{method: "GET", path: "/v1/workflows/{id}/history", summary: "The deltas that touched a path, round by round, with their weights, provenance and what became of them; " +
+		"a query (wildcards, filters) matches the deltas at, above or below any location it selects.",
+		query: []apiParam{{"path", "string", "a JSONPath, such as $.bindings.customer (required)", nil}}, resp: snapshot.PathHistory{},
+		errs: errsOf("not_found", "no workflow with this id that the caller can see.")},
+	{method: "GET", path: "/v1/workflows/{id}/bindings/{term}", summary: "The concept id bound to a term in the current snapshot.", resp: snapshot.Binding{},
+		errs: errsOf("not_found", "no workflow with this id that the caller can see, or no binding for the term.")},
 }
 
 func TestOpenAPIRoutes(t *testing.T) {
@@ -387,8 +416,9 @@ type schemaGen struct {
 }
 
 var (
-	timeType = reflect.TypeFor[time.Time]()
-	rawType  = reflect.TypeFor[json.RawMessage]()
+	snapshotType = reflect.TypeFor[snapshot.Snapshot]()
+	timeType     = reflect.TypeFor[time.Time]()
+	rawType      = reflect.TypeFor[json.RawMessage]()
 )
 
 // enums lists the values of the bounded vocabularies.
@@ -411,9 +441,14 @@ var enums = map[reflect.Type][]string{
 	reflect.TypeFor[tenure.Outcome]():             {"created", "updated", "confirmed", "overridden", "superseded", "quarantined"},
 	reflect.TypeFor[tenure.Code](): {"invalid", "not_found", "forbidden", "conflict", "unauthenticated", "too_large",
 		"unavailable", "timeout", "internal", "method_not_allowed"},
-	reflect.TypeFor[compile.Mode]():        strs(compile.Modes),
-	reflect.TypeFor[compile.OmitReason]():  strs(compile.OmitReasons),
-	reflect.TypeFor[compile.SectionKind](): strs(compile.SectionOrder),
+	reflect.TypeFor[compile.Mode]():          strs(compile.Modes),
+	reflect.TypeFor[compile.OmitReason]():    strs(compile.OmitReasons),
+	reflect.TypeFor[compile.SectionKind]():   strs(compile.SectionOrder),
+	reflect.TypeFor[snapshot.Operation]():    strs(snapshot.Operations),
+	reflect.TypeFor[snapshot.Strategy]():     strs(snapshot.Strategies),
+	reflect.TypeFor[snapshot.ClipStrategy](): strs(snapshot.ClipStrategies),
+	reflect.TypeFor[snapshot.Status]():       strs(snapshot.Statuses),
+	reflect.TypeFor[snapshot.ChangeKind]():   {"added", "modified", "removed"},
 }
 
 func strs[T ~string](vs []T) []string {
@@ -427,6 +462,12 @@ func strs[T ~string](vs []T) []string {
 // ref returns the schema of t, registering struct types as components.
 func (g *schemaGen) ref(t reflect.Type) map[string]any {
 	switch {
+	case t == snapshotType:
+		if _, ok := g.comps["Snapshot"]; !ok {
+			g.comps["Snapshot"] = nil
+			g.comps["Snapshot"] = g.snapshot()
+		}
+		return map[string]any{"$ref": "#/components/schemas/Snapshot"}
 	case t == timeType:
 		return map[string]any{"type": "string", "format": "date-time"}
 	case t == rawType:
@@ -500,6 +541,21 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 	return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 }
 
+// snapshot is the schema of snapshot.Snapshot, whose JSON form is its
+// Meta's fields beside its state's members: the query, bindings, entities,
+// rules and whatever agents contributed.
+func (g *schemaGen) snapshot() map[string]any {
+	s := g.object(reflect.TypeFor[snapshot.Meta]())
+	props := s["properties"].(map[string]any)
+	props["query"] = map[string]any{"type": "string", "description": "the original user query"}
+	props["bindings"] = map[string]any{"type": "object", "description": "term → concept id", "additionalProperties": map[string]any{"type": "string"}}
+	props["entities"] = map[string]any{"type": "array", "description": "discovered entities", "items": map[string]any{}}
+	props["rules"] = map[string]any{"type": "array", "description": "rule evaluations", "items": map[string]any{}}
+	s["description"] = "A workflow's snapshot: its own fields beside its state (query, bindings, entities, rules and any other member agents contributed)."
+	s["additionalProperties"] = map[string]any{"description": "a member of the state an agent contributed: any JSON value"}
+	return s
+}
+
 // errCase is a request that a route answers with an error.
 type errCase struct {
 	route, name          string // route as in openapi.json, name of the case
@@ -554,6 +610,17 @@ func TestOpenAPIErrors(t *testing.T) {
 	}
 	big := `{"key":"k","content":"` + strings.Repeat("x", 5000) + `"}`
 	stale := first.Object.ObjectID
+	// Workflows: alice's own, and the admin's, which alice sees but may
+	// not close.
+	for _, w := range []struct{ key, body string }{{e.alice, `{"workflowId":"wf","query":"Which customers?"}`},
+		{e.admin, `{"workflowId":"wf-admin","query":"Which orders?"}`}} {
+		if r := e.call("POST", "/v1/workflows", w.key, w.body); r.status != 200 {
+			t.Fatalf("start workflow: %d %s", r.status, r.body)
+		}
+	}
+	delta := func(fields string) string {
+		return `{"deltas":[{"round":1,"weight":0.5,"operation":"add","path":"$.bindings.customer","value":"sea:customer:001","provenance":"KGS"` + fields + `}]}`
+	}
 
 	// A server whose metrics are on a listener of their own.
 	separate := newEnv(t, func(o *tenurehttp.ServerOptions) { o.SeparateMetrics = true })
@@ -598,6 +665,18 @@ func TestOpenAPIErrors(t *testing.T) {
 		{"PUT /v1/identity", "Conflict", "PUT", "/v1/identity", e.alice, `{"session_id":"s1","user_name":"Mallory"}`, tenure.CodeConflict, nil},
 		{"PUT /v1/identity", "TooLarge", "PUT", "/v1/identity", e.alice, `{"session_id":"` + strings.Repeat("x", 5000) + `"}`, tenure.CodeTooLarge, nil},
 		{"PUT /v1/environment", "Forbidden", "PUT", "/v1/environment", e.alice, `{"values":{"tz":"UTC"}}`, tenure.CodeForbidden, nil},
+		{"POST /v1/workflows", "Forbidden", "POST", "/v1/workflows", e.alice, `{"workflowId":"w2","query":"q","userId":"bob"}`, tenure.CodeForbidden, nil},
+		{"POST /v1/workflows", "Conflict", "POST", "/v1/workflows", e.alice, `{"workflowId":"wf","query":"q"}`, tenure.CodeConflict, nil},
+		{"POST /v1/workflows", "TooLarge", "POST", "/v1/workflows", e.alice, `{"workflowId":"w3","query":"` + strings.Repeat("x", 5000) + `"}`, tenure.CodeTooLarge, nil},
+		{"GET /v1/workflows/{id}", "NotFound", "GET", "/v1/workflows/nothing", e.alice, "", tenure.CodeNotFound, nil},
+		{"POST /v1/workflows/{id}/deltas", "Forbidden", "POST", "/v1/workflows/wf/deltas", e.alice, delta(`,"agentId":"mallory"`), tenure.CodeForbidden, nil},
+		{"POST /v1/workflows/{id}/deltas", "NotFound", "POST", "/v1/workflows/nothing/deltas", e.alice, delta(""), tenure.CodeNotFound, nil},
+		{"POST /v1/workflows/{id}/deltas", "Conflict", "POST", "/v1/workflows/wf/deltas", e.alice, strings.Replace(delta(""), `"round":1`, `"round":7`, 1), tenure.CodeConflict, nil},
+		{"POST /v1/workflows/{id}/deltas", "TooLarge", "POST", "/v1/workflows/wf/deltas", e.alice, delta(`,"agentId":"` + strings.Repeat("x", 5000) + `"`), tenure.CodeTooLarge, nil},
+		{"POST /v1/workflows/{id}/close", "Forbidden", "POST", "/v1/workflows/wf-admin/close", e.alice, "", tenure.CodeForbidden, nil},
+		{"POST /v1/workflows/{id}/close", "NotFound", "POST", "/v1/workflows/nothing/close", e.alice, "", tenure.CodeNotFound, nil},
+		{"GET /v1/workflows/{id}/history", "NotFound", "GET", "/v1/workflows/nothing/history?path=$.bindings", e.alice, "", tenure.CodeNotFound, nil},
+		{"GET /v1/workflows/{id}/bindings/{term}", "NotFound", "GET", "/v1/workflows/wf/bindings/nothing", e.alice, "", tenure.CodeNotFound, nil},
 		{"PUT /v1/environment", "TooLarge", "PUT", "/v1/environment", e.admin, `{"values":{"tz":"` + strings.Repeat("x", 5000) + `"}}`, tenure.CodeTooLarge, nil},
 	}
 	// Every authenticated route refuses a request without a key and one
@@ -606,7 +685,7 @@ func TestOpenAPIErrors(t *testing.T) {
 		if op.public || op.path == "/metrics" {
 			continue
 		}
-		path := strings.NewReplacer("{id}", "x", "{key}", "x").Replace(op.path)
+		path := strings.NewReplacer("{id}", "x", "{key}", "x", "{term}", "x").Replace(op.path)
 		route := op.method + " " + op.path
 		tests = append(tests,
 			errCase{route, "NoKey", op.method, path, "", "{}", tenure.CodeUnauthenticated, nil},
