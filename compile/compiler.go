@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/tokenizer"
 )
 
@@ -162,6 +163,10 @@ type run struct {
 	total     int // exact token count of the packed envelope
 	// threads the request may use (nil: every thread).
 	threads []string
+	// workflow is the request's workflow snapshot (nil: none), and
+	// workflowPaths the state location of each of its section's blocks.
+	workflow      *snapshot.Snapshot
+	workflowPaths []string
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {

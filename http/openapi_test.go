@@ -166,7 +166,7 @@ var apiOps = []apiOp{
 		errs: errsOf("forbidden", notAnyUser)},
 	{method: "POST", path: "/v1/compile", summary: "Compile the context envelope for a query within a token budget, as the key's principal (leave principal out). " +
 		"An input over its size limit is 413 too_large naming it (query, current_turn, documents[i].content, tail[i].content, instructions[i].text, " +
-		"tools[i].description, tools[i].schema).",
+		"tools[i].description, tools[i].schema). workflow_id adds a workflow's snapshot as task state (the trace's workflow says what of it was included).",
 		query: []apiParam{{"format", "string", "envelope rendering (default text)", compile.Formats},
 			{"trace", "boolean", "include the trace in the answer (it is kept for GET /v1/traces/{id} either way)", nil}},
 		body: compile.Request{}, resp: tenurehttp.CompileResponse{}, capped: true,
@@ -176,7 +176,8 @@ var apiOps = []apiOp{
 			headers: []apiParam{{"X-Tenure-Trace-Id", "string", "with text/plain: the compilation's trace id (GET /v1/traces/{id})", nil},
 				{"X-Tenure-Tokens", "integer", "with text/plain: the envelope's tokens", nil},
 				{"X-Tenure-Cache-Key", "string", "with text/plain: the hash of the envelope's static prefix", nil}}},
-		errs: errsOf("forbidden", notAnyUser, "too_large", "the body, or one of the inputs named above, is over its limit; field names it.")},
+		errs: errsOf("forbidden", notAnyUser, "too_large", "the body, or one of the inputs named above, is over its limit; field names it.",
+			"not_found", "workflow_id names no workflow the caller can see.")},
 	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace (POST /v1/compile's, or the MCP tools' on tenure serve's /mcp), for the principal that compiled it (same user, same or higher clearance) or trace:read holders of its tenant; otherwise 404 like a missing id. Withheld objects only with trace:full.", resp: compile.Trace{},
 		errs: errsOf("not_found", "no trace with this id that the caller may read (expired, dropped, or another principal's).")},
 	{method: "POST", path: "/v1/expand", summary: "A state item and the messages it was extracted from.", body: tenure.ExpandRequest{}, resp: tenure.Expansion{},
@@ -657,6 +658,7 @@ func TestOpenAPIErrors(t *testing.T) {
 		{"GET /v1/messages", "Forbidden", "GET", "/v1/messages?thread_id=p1&user_id=bob", e.alice, "", tenure.CodeForbidden, nil},
 		{"POST /v1/compile", "Forbidden", "POST", "/v1/compile", e.alice, `{"query":"status?","budget":500,"scope":{"user_id":"bob"}}`, tenure.CodeForbidden, nil},
 		{"POST /v1/compile", "TooLarge", "POST", "/v1/compile", e.alice, `{"query":"` + strings.Repeat("x", 5000) + `","budget":500}`, tenure.CodeTooLarge, nil},
+		{"POST /v1/compile", "NotFound", "POST", "/v1/compile", e.alice, `{"query":"q","budget":500,"workflow_id":"nothing"}`, tenure.CodeNotFound, nil},
 		{"GET /v1/traces/{id}", "NotFound", "GET", "/v1/traces/nothing", e.alice, "", tenure.CodeNotFound, nil},
 		{"POST /v1/expand", "NotFound", "POST", "/v1/expand", e.alice, `{"uid":"nothing"}`, tenure.CodeNotFound, nil},
 		{"POST /v1/expand", "Conflict", "POST", "/v1/expand", e.alice, `{"uid":"` + redisUID + `"}`, tenure.CodeConflict, nil},

@@ -58,8 +58,8 @@ var (
 	guest   = tenure.Principal{TenantID: "acme", Authority: "guest", Clearance: tenure.Public}
 )
 
-// specDelta is context-snapshot.md's example delta, verbatim.
-const specDelta = `{
+// SpecDelta is context-snapshot.md's example delta, verbatim.
+const SpecDelta = `{
   "agentId": "semantic-mapper",
   "round": 1,
   "weight": 0.35,
@@ -99,7 +99,7 @@ func testSnapshotLifecycle(t *testing.T, f SnapshotFactory) {
 		t.Fatalf("round 0: %+v", snap)
 	}
 	var d snapshot.Delta
-	if err := json.Unmarshal([]byte(specDelta), &d); err != nil {
+	if err := json.Unmarshal([]byte(SpecDelta), &d); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Minute)
