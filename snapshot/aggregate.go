@@ -119,7 +119,7 @@ func prepare(base map[string]any, deltas []Delta, maxSize int) []*item {
 	paths := map[string]*Path{}
 	for i := range deltas {
 		d := &deltas[i]
-		it := &item{d: d, w: d.W(), canon: valueCanon(*d)}
+		it := &item{d: d, w: d.W()}
 		items[i] = it
 		p, ok := paths[d.Path]
 		if !ok {
@@ -134,8 +134,11 @@ func prepare(base map[string]any, deltas []Delta, maxSize int) []*item {
 			ts, err = expand(base, d, p, maxSize)
 		}
 		if err != nil {
-			it.invalid = "invalid: " + err.Error()
+			it.invalid, it.canon = "invalid: "+err.Error(), valueCanon(*d)
 			continue
+		}
+		if d.Operation != OpRemove && len(ts) > 0 {
+			it.canon = canon(ts[0].value) // valueCanon's, from the value decoded once
 		}
 		seen := map[string]bool{}
 		for _, t := range ts {
@@ -184,8 +187,9 @@ type runResult struct {
 	conflicts []Conflict
 	clips     []Clip
 	rebinds   []Rebind
-	// holders maps a location to the items whose atoms applied there.
-	holders map[string][]*item
+	// holders lists the kept groups, whose winners applied at their
+	// locations.
+	holders []*group
 }
 
 // status folds an item's atom verdicts into its delta's status.
@@ -261,7 +265,7 @@ func (g *group) strength() float64 {
 
 // run applies the deltas not in excluded to a copy of the base.
 func (a *aggregation) run(excluded map[*item]Status) *runResult {
-	r := &runResult{state: CloneState(a.base), verdicts: map[*atom]verdict{}, excluded: excluded, holders: map[string][]*item{}}
+	r := &runResult{state: CloneState(a.base), verdicts: map[*atom]verdict{}, excluded: excluded}
 	byKey := map[string]*group{}
 	var groups []*group
 	for _, it := range a.items {
@@ -292,17 +296,12 @@ func (a *aggregation) run(excluded map[*item]Status) *runResult {
 			strings.Compare(x.key, y.key), cmpBool(x.appends, y.appends))
 	})
 	var kept []*group
+	idx := newKeptIndex()
 	for _, g := range groups {
 		if len(g.winners) == 0 {
 			continue
 		}
-		for _, k := range kept {
-			if overlaps(g, k) {
-				g.blocker = k
-				break
-			}
-		}
-		if g.blocker != nil {
+		if g.blocker = idx.overlapping(g); g.blocker != nil {
 			for _, w := range g.winners {
 				g.losers = append(g.losers, loss{w, LostOverlap, "overlaps the change at " + g.blocker.key + ", held by a heavier delta"})
 			}
@@ -310,6 +309,7 @@ func (a *aggregation) run(excluded map[*item]Status) *runResult {
 			continue
 		}
 		kept = append(kept, g)
+		idx.add(g)
 	}
 	a.apply(r, kept)
 	for _, g := range groups {
@@ -342,19 +342,52 @@ func cmpBool(a, b bool) int {
 	return 1
 }
 
-// overlaps reports whether two groups' changes cannot both be made: a set
-// or removal above or below another one, or above or at an array being
-// appended to. Appending never disturbs the array's elements.
-func overlaps(g, k *group) bool {
-	switch {
-	case !g.appends && !k.appends:
-		return related(g.loc, k.loc)
-	case !g.appends:
-		return isPrefix(g.loc, k.loc)
-	case !k.appends:
-		return isPrefix(k.loc, g.loc)
+// keptIndex finds, among the groups kept so far, one whose change cannot
+// be made beside another group's: a set or removal above or below it, or
+// above or at an array it appends to (appending never disturbs the
+// array's elements). It looks up a location's prefixes, not every kept
+// group: a round's thousands of bindings are thousands of groups.
+type keptIndex struct {
+	// slots and appends map kept groups' locations to them; slotsBelow
+	// and appendsBelow map every proper prefix of those locations to one
+	// of the groups under it.
+	slots, appends, slotsBelow, appendsBelow map[string]*group
+}
+
+func newKeptIndex() *keptIndex {
+	return &keptIndex{slots: map[string]*group{}, appends: map[string]*group{}, slotsBelow: map[string]*group{}, appendsBelow: map[string]*group{}}
+}
+
+func (x *keptIndex) add(g *group) {
+	at, below := x.slots, x.slotsBelow
+	if g.appends {
+		at, below = x.appends, x.appendsBelow
 	}
-	return false
+	at[g.key] = g
+	for i := range len(g.loc) {
+		if p := norm(g.loc[:i]); below[p] == nil {
+			below[p] = g
+		}
+	}
+}
+
+// overlapping returns a kept group g cannot be made beside, or nil.
+func (x *keptIndex) overlapping(g *group) *group {
+	for i := range len(g.loc) + 1 {
+		// A set or removal at or above g's location.
+		if k := x.slots[norm(g.loc[:i])]; k != nil && (i < len(g.loc) || g.appends) {
+			return k
+		}
+	}
+	if g.appends {
+		return nil
+	}
+	for _, k := range []*group{x.slotsBelow[g.key], x.appends[g.key], x.appendsBelow[g.key]} {
+		if k != nil {
+			return k
+		}
+	}
+	return nil
 }
 
 // apply makes the kept groups' changes: sets, then appends, then
@@ -386,10 +419,8 @@ func (a *aggregation) apply(r *runResult, kept []*group) {
 	for _, g := range removals {
 		removeAt(r.state, g.loc)
 	}
+	r.holders = kept
 	for _, g := range kept {
-		for _, w := range g.winners {
-			r.holders[g.key] = append(r.holders[g.key], w.it)
-		}
 		for _, w := range g.winners {
 			if !w.rebind {
 				continue
@@ -611,14 +642,13 @@ func (a *aggregation) evict(r *runResult) {
 // location, by id.
 func (r *runResult) contributors(loc spec.NormalizedPath) []string {
 	var ids []string
-	for _, k := range sortedKeys(r.holders) {
-		kl, err := ParsePath("", k)
-		if err != nil || !related(kl.steps, loc) {
+	for _, g := range r.holders {
+		if !related(g.loc, loc) {
 			continue
 		}
-		for _, it := range r.holders[k] {
-			if !slices.Contains(ids, it.d.ID) {
-				ids = append(ids, it.d.ID)
+		for _, w := range g.winners {
+			if !slices.Contains(ids, w.it.d.ID) {
+				ids = append(ids, w.it.d.ID)
 			}
 		}
 	}

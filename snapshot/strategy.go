@@ -169,7 +169,7 @@ func mergeInto(dst, src map[string]any, prefix string) (kept bool, lost []string
 				k2, l2 := mergeInto(dm, sm, prefix+k+".")
 				kept = kept || k2
 				lost = append(lost, l2...)
-			} else if canon(dv) == canon(sv) {
+			} else if equal(dv, sv) {
 				kept = true
 			} else {
 				lost = append(lost, prefix+k)

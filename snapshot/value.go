@@ -46,6 +46,25 @@ func canon(v any) string {
 	return string(b)
 }
 
+// equal reports whether two decoded JSON values are equal: scalars
+// compared directly, containers by their canonical JSON.
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	return canon(a) == canon(b)
+}
+
 // Size returns the state's size in bytes of canonical JSON.
 func Size(state map[string]any) int { return len(canon(state)) }
 

@@ -15,10 +15,34 @@ import (
 // Workflow snapshots (migration 0010): engine.WorkflowReader on the read
 // pool and in write transactions, engine.WorkflowWriter in them.
 
-const workflowCols = `seq, uid, tenant_id, config, open_round, converged, updated_at`
+// prepare returns a statement prepared once: on the read pool, or on the
+// writer for a write transaction.
+type prepare func(ctx context.Context, query string) (*sql.Stmt, error)
 
-func queryWorkflows(ctx context.Context, q querier, tenant, id string) ([]engine.WorkflowRecord, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+workflowCols+` FROM workflows WHERE tenant_id = ? AND workflow_id = ? ORDER BY seq`, tenant, id)
+// The statements of workflow snapshots. Write transactions run them
+// prepared once (writeStatements, see prepareWrites).
+const (
+	workflowsQuery = `SELECT seq, uid, tenant_id, config, open_round, converged, updated_at FROM workflows
+	WHERE tenant_id = ? AND workflow_id = ? ORDER BY seq`
+	roundQuery     = `SELECT round, state, report, closed_at FROM workflow_rounds WHERE workflow_seq = ? AND round = ?`
+	roundAsOfQuery = `SELECT round, state, report, closed_at FROM workflow_rounds
+	WHERE workflow_seq = ? AND closed_at <= ? ORDER BY round DESC LIMIT 1`
+	roundDeltasQuery = `SELECT body, status, reason FROM workflow_deltas WHERE workflow_seq = ? AND round = ? ORDER BY seq`
+	allDeltasQuery   = `SELECT body, status, reason FROM workflow_deltas WHERE workflow_seq = ? ORDER BY round, seq`
+	insertDelta      = `INSERT INTO workflow_deltas (workflow_seq, round, id, body, status) VALUES (?, ?, ?, ?, ?)
+	ON CONFLICT (workflow_seq, id) DO NOTHING`
+	setDeltaStatus = `UPDATE workflow_deltas SET status = ?, reason = ? WHERE workflow_seq = ? AND id = ?`
+)
+
+// writeStatements are prepared on the writer when the store opens.
+var writeStatements = []string{workflowsQuery, roundQuery, roundAsOfQuery, roundDeltasQuery, insertDelta, setDeltaStatus}
+
+func queryWorkflows(ctx context.Context, prep prepare, tenant, id string) ([]engine.WorkflowRecord, error) {
+	st, err := prep(ctx, workflowsQuery)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, tenant, id)
 	if err != nil {
 		return nil, err
 	}
@@ -43,22 +67,23 @@ func queryWorkflows(ctx context.Context, q querier, tenant, id string) ([]engine
 	return out, rows.Err()
 }
 
-func queryRound(ctx context.Context, q querier, key int64, rq engine.RoundQuery) (engine.RoundRecord, bool, error) {
-	var row *sql.Row
+func queryRound(ctx context.Context, prep prepare, key int64, rq engine.RoundQuery) (engine.RoundRecord, bool, error) {
+	query, arg := roundQuery, any(rq.Round)
 	if rq.AsOf != nil {
-		row = q.QueryRowContext(ctx, `SELECT round, state, report, closed_at FROM workflow_rounds
-			WHERE workflow_seq = ? AND closed_at <= ? ORDER BY round DESC LIMIT 1`, key, nanos(*rq.AsOf))
-	} else {
-		row = q.QueryRowContext(ctx, `SELECT round, state, report, closed_at FROM workflow_rounds
-			WHERE workflow_seq = ? AND round = ?`, key, rq.Round)
+		query, arg = roundAsOfQuery, nanos(*rq.AsOf)
 	}
+	st, err := prep(ctx, query)
+	if err != nil {
+		return engine.RoundRecord{}, false, err
+	}
+	row := st.QueryRowContext(ctx, key, arg)
 	var (
 		r      engine.RoundRecord
 		state  string
 		report sql.NullString
 		closed int64
 	)
-	err := row.Scan(&r.Round, &state, &report, &closed)
+	err = row.Scan(&r.Round, &state, &report, &closed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}
@@ -75,14 +100,16 @@ func queryRound(ctx context.Context, q querier, key int64, rq engine.RoundQuery)
 	return r, true, nil
 }
 
-func queryDeltas(ctx context.Context, q querier, key int64, round int) ([]snapshot.Delta, error) {
-	query := `SELECT body, status, reason FROM workflow_deltas WHERE workflow_seq = ? AND round = ? ORDER BY seq`
-	args := []any{key, round}
+func queryDeltas(ctx context.Context, prep prepare, key int64, round int) ([]snapshot.Delta, error) {
+	query, args := roundDeltasQuery, []any{key, round}
 	if round < 0 {
-		query = `SELECT body, status, reason FROM workflow_deltas WHERE workflow_seq = ? ORDER BY round, seq`
-		args = args[:1]
+		query, args = allDeltasQuery, args[:1]
 	}
-	rows, err := q.QueryContext(ctx, query, args...)
+	st, err := prep(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -108,39 +135,27 @@ func queryDeltas(ctx context.Context, q querier, key int64, round int) ([]snapsh
 }
 
 func (b *backend) Workflows(ctx context.Context, tenant, id string) ([]engine.WorkflowRecord, error) {
-	db, err := b.reader()
-	if err != nil {
-		return nil, err
-	}
-	return queryWorkflows(ctx, db, tenant, id)
+	return queryWorkflows(ctx, b.prepared, tenant, id)
 }
 
 func (b *backend) WorkflowRound(ctx context.Context, key int64, q engine.RoundQuery) (engine.RoundRecord, bool, error) {
-	db, err := b.reader()
-	if err != nil {
-		return engine.RoundRecord{}, false, err
-	}
-	return queryRound(ctx, db, key, q)
+	return queryRound(ctx, b.prepared, key, q)
 }
 
 func (b *backend) WorkflowDeltas(ctx context.Context, key int64, round int) ([]snapshot.Delta, error) {
-	db, err := b.reader()
-	if err != nil {
-		return nil, err
-	}
-	return queryDeltas(ctx, db, key, round)
+	return queryDeltas(ctx, b.prepared, key, round)
 }
 
 func (t *writeTx) Workflows(ctx context.Context, tenant, id string) ([]engine.WorkflowRecord, error) {
-	return queryWorkflows(ctx, t.tx, tenant, id)
+	return queryWorkflows(ctx, t.stmt, tenant, id)
 }
 
 func (t *writeTx) WorkflowRound(ctx context.Context, key int64, q engine.RoundQuery) (engine.RoundRecord, bool, error) {
-	return queryRound(ctx, t.tx, key, q)
+	return queryRound(ctx, t.stmt, key, q)
 }
 
 func (t *writeTx) WorkflowDeltas(ctx context.Context, key int64, round int) ([]snapshot.Delta, error) {
-	return queryDeltas(ctx, t.tx, key, round)
+	return queryDeltas(ctx, t.stmt, key, round)
 }
 
 func (t *writeTx) InsertWorkflow(ctx context.Context, w *engine.WorkflowRecord) error {
@@ -181,12 +196,10 @@ func (t *writeTx) SetOpenRound(ctx context.Context, key int64, open int, converg
 }
 
 func (t *writeTx) InsertDeltas(ctx context.Context, key int64, ds []snapshot.Delta) ([]bool, error) {
-	st, err := t.tx.PrepareContext(ctx, `INSERT INTO workflow_deltas (workflow_seq, round, id, body, status) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (workflow_seq, id) DO NOTHING`)
+	st, err := t.stmt(ctx, insertDelta)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
 	inserted := make([]bool, len(ds))
 	for i, d := range ds {
 		d.Status, d.Reason = "", ""
@@ -231,11 +244,10 @@ func (t *writeTx) SetDeltaStatuses(ctx context.Context, key int64, ds []snapshot
 		common.status, common.reason, key, ds[0].Round); err != nil {
 		return err
 	}
-	st, err := t.tx.PrepareContext(ctx, `UPDATE workflow_deltas SET status = ?, reason = ? WHERE workflow_seq = ? AND id = ?`)
+	st, err := t.stmt(ctx, setDeltaStatus)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
 	for _, d := range ds {
 		if (outcome{d.Status, d.Reason}) == common {
 			continue

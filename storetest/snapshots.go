@@ -460,3 +460,22 @@ func testSnapshotClipped(t *testing.T, f SnapshotFactory) {
 		t.Fatalf("history of $.entities: %d deltas, %d clipped with their values; the round clipped %d", len(h.Deltas), clipped, r.Report.Clipped)
 	}
 }
+
+// LoadDelta is the i-th delta of a benchmark round of n from 16 agents
+// (agent-00 … agent-15): 40% bindings (the agents disagree on a quarter of
+// the terms), 40% entities, 20% members of $.notes, weights in steps of
+// 0.1.
+func LoadDelta(i, n int) snapshot.Delta {
+	d := snapshot.Delta{AgentID: fmt.Sprintf("agent-%02d", i%16), Round: 1, Weight: tenure.Ptr(float64(i%10) / 10),
+		Operation: snapshot.OpAdd, Provenance: "benchmark"}
+	switch i % 5 {
+	case 0, 1:
+		term := i % max(1, n/4)
+		d.Path, d.Value = fmt.Sprintf("$.bindings.t%d", term), json.RawMessage(fmt.Sprintf(`"sea:%d:%d"`, term, i%3))
+	case 2, 3:
+		d.Path, d.Value = "$.entities", json.RawMessage(fmt.Sprintf(`{"id":"e%d","name":"entity %d","type":"concept"}`, i, i))
+	default:
+		d.Path, d.Value = fmt.Sprintf("$.notes.n%d", i%50), json.RawMessage(fmt.Sprintf(`{"v":%d,"by":"agent-%02d"}`, i, i%16))
+	}
+	return d
+}
