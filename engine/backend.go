@@ -241,6 +241,10 @@ type WorkflowReader interface {
 // WorkflowWriter writes workflow snapshots inside a transaction.
 type WorkflowWriter interface {
 	WorkflowReader
+	// OpenRound returns the open round of the workflow with key (false:
+	// no such workflow). A workflow's audience never changes, so a
+	// principal who could see it before the transaction still can.
+	OpenRound(ctx context.Context, key int64) (int, bool, error)
 	// InsertWorkflow stores a new workflow and sets w.Key.
 	InsertWorkflow(ctx context.Context, w *WorkflowRecord) error
 	// InsertRound stores a closed round's snapshot.

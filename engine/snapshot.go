@@ -181,15 +181,15 @@ func (e *Engine) submitDeltas(ctx context.Context, p tenure.Principal, workflowI
 	}
 	res := snapshot.SubmitResult{WorkflowID: workflowID, Round: rec.OpenRound, Deltas: out}
 	err = e.withTx(ctx, "", func(tx Tx) error {
-		cur, ok, err := e.visibleWorkflow(ctx, tx, p, workflowID)
+		open, ok, err := tx.OpenRound(ctx, rec.Key)
 		if err != nil {
 			return err
 		}
-		if !ok || cur.Key != rec.Key {
+		if !ok {
 			return tenure.Errorf(tenure.CodeNotFound, "workflowId", "no workflow %q", workflowID)
 		}
-		if cur.OpenRound != rec.OpenRound {
-			return jsonx.Under("[0]", roundError(rec.OpenRound, cur.OpenRound))
+		if open != rec.OpenRound {
+			return jsonx.Under("[0]", roundError(rec.OpenRound, open))
 		}
 		inserted, err := tx.InsertDeltas(ctx, rec.Key, out)
 		if err != nil {

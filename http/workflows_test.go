@@ -3,11 +3,14 @@ package http_test
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tenure-dev/tenure"
+	tenurehttp "github.com/tenure-dev/tenure/http"
 	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/storetest"
 )
@@ -120,4 +123,36 @@ func TestConcurrentSubmittersOverHTTP(t *testing.T) {
 	if got, want := len(snap.Entities())+len(snap.Bindings()), agents*each; got != want {
 		t.Fatalf("%d entities and bindings, want %d", got, want)
 	}
+}
+
+// BenchmarkSubmitDeltasHTTP has 16 agents, each an HTTP client with its
+// own key, submit one delta per call to one round at once: deltas accepted
+// per second over HTTP.
+//
+//	go test ./http -run '^$' -bench SubmitDeltasHTTP -benchtime 5000x
+func BenchmarkSubmitDeltasHTTP(b *testing.B) {
+	e := newEnv(b)
+	if _, err := e.client(e.alice).StartWorkflow(e.ctx, tenure.Principal{}, snapshot.Workflow{WorkflowID: "bench", Query: "q",
+		MaxStateSize: snapshot.MaxMaxStateSize}); err != nil {
+		b.Fatal(err)
+	}
+	clients := make([]*tenurehttp.Client, 16)
+	for i := range clients {
+		clients[i] = e.client(e.key(agentP(fmt.Sprintf("agent-%02d", i))))
+	}
+	var next, agent atomic.Int64
+	b.SetParallelism(max(1, 16/runtime.GOMAXPROCS(0)))
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		c := clients[agent.Add(1)%16]
+		for pb.Next() {
+			d := storetest.LoadDelta(int(next.Add(1)), 1<<20)
+			d.AgentID = ""
+			if _, err := c.SubmitDeltas(e.ctx, tenure.Principal{}, "bench", []snapshot.Delta{d}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "deltas/s")
 }

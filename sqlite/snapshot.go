@@ -32,10 +32,11 @@ const (
 	insertDelta      = `INSERT INTO workflow_deltas (workflow_seq, round, id, body, status) VALUES (?, ?, ?, ?, ?)
 	ON CONFLICT (workflow_seq, id) DO NOTHING`
 	setDeltaStatus = `UPDATE workflow_deltas SET status = ?, reason = ? WHERE workflow_seq = ? AND id = ?`
+	openRoundQuery = `SELECT open_round FROM workflows WHERE seq = ?`
 )
 
 // writeStatements are prepared on the writer when the store opens.
-var writeStatements = []string{workflowsQuery, roundQuery, roundAsOfQuery, roundDeltasQuery, insertDelta, setDeltaStatus}
+var writeStatements = []string{workflowsQuery, roundQuery, roundAsOfQuery, roundDeltasQuery, insertDelta, setDeltaStatus, openRoundQuery}
 
 func queryWorkflows(ctx context.Context, prep prepare, tenant, id string) ([]engine.WorkflowRecord, error) {
 	st, err := prep(ctx, workflowsQuery)
@@ -156,6 +157,19 @@ func (t *writeTx) WorkflowRound(ctx context.Context, key int64, q engine.RoundQu
 
 func (t *writeTx) WorkflowDeltas(ctx context.Context, key int64, round int) ([]snapshot.Delta, error) {
 	return queryDeltas(ctx, t.stmt, key, round)
+}
+
+func (t *writeTx) OpenRound(ctx context.Context, key int64) (int, bool, error) {
+	st, err := t.stmt(ctx, openRoundQuery)
+	if err != nil {
+		return 0, false, err
+	}
+	var open int
+	err = st.QueryRowContext(ctx, key).Scan(&open)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return open, err == nil, err
 }
 
 func (t *writeTx) InsertWorkflow(ctx context.Context, w *engine.WorkflowRecord) error {
