@@ -43,6 +43,9 @@ func (e *Engine) startWorkflow(ctx context.Context, p tenure.Principal, w snapsh
 	if w.CreatedBy != "" || !w.CreatedAt.IsZero() {
 		return snapshot.Snapshot{}, tenure.Errorf(tenure.CodeInvalid, "createdBy", "set by the store")
 	}
+	if p.UserID == "" {
+		return snapshot.Snapshot{}, tenure.Errorf(tenure.CodeForbidden, "", "a principal that acts as no user cannot start a workflow: its creator closes its rounds")
+	}
 	w = w.WithDefaults()
 	if err := w.Validate(); err != nil {
 		return snapshot.Snapshot{}, err
@@ -274,7 +277,7 @@ func (e *Engine) closeRound(ctx context.Context, p tenure.Principal, workflowID 
 		if rec, err = e.workflow(ctx, tx, p, workflowID); err != nil {
 			return err
 		}
-		if w := rec.Workflow; w.CreatedBy != p.UserID && !p.HasPermission(tenure.PermAnyUser) {
+		if w := rec.Workflow; (p.UserID == "" || w.CreatedBy != p.UserID) && !p.HasPermission(tenure.PermAnyUser) {
 			return tenure.Errorf(tenure.CodeForbidden, "workflowId", "only the workflow's creator (%q) or a principal holding %s closes its rounds",
 				w.CreatedBy, tenure.PermAnyUser)
 		}

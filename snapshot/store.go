@@ -15,7 +15,8 @@ type Store interface {
 	// StartWorkflow validates w, stores it with its round-0 snapshot and
 	// returns that snapshot; round 1 is open. Errors: CodeInvalid or
 	// CodeTooLarge (bad configuration, naming the field), CodeForbidden
-	// (for another user, or a workflow the caller could not see),
+	// (for another user, a workflow the caller could not see, or a caller
+	// that acts as no user),
 	// CodeConflict (a workflow of that name the caller can see exists).
 	StartWorkflow(ctx context.Context, p tenure.Principal, w Workflow) (Snapshot, error)
 	// SubmitDeltas checks deltas for the open round and stores them, all

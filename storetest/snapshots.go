@@ -329,6 +329,13 @@ func testSnapshotClose(t *testing.T, f SnapshotFactory) {
 	if _, err := s.CloseRound(ctx, mapper, "orders"); tenure.ErrorCode(err) != tenure.CodeForbidden {
 		t.Fatalf("an agent closed the router's round: %v", err)
 	}
+	// A principal with no user would be a creator no one is.
+	if _, err := s.StartWorkflow(ctx, guest, snapshot.Workflow{WorkflowID: "guests", Query: "q"}); tenure.ErrorCode(err) != tenure.CodeForbidden {
+		t.Fatalf("a principal with no user started a workflow: %v", err)
+	}
+	if _, err := s.CloseRound(ctx, guest, "orders"); tenure.ErrorCode(err) != tenure.CodeForbidden {
+		t.Fatalf("a principal with no user closed a round: %v", err)
+	}
 	anyUser := mapper
 	anyUser.Permissions = []string{tenure.PermAnyUser}
 	if r := must(s.CloseRound(ctx, anyUser, "orders"))(t); r.Round != 1 {
