@@ -17,6 +17,7 @@ require (
 	github.com/pkoukk/tiktoken-go-loader v0.0.2
 	github.com/prometheus/client_golang v1.25.0
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/theory/jsonpath v0.12.3
 	golang.org/x/text v0.42.0
 	modernc.org/sqlite v1.60.1
 )

@@ -366,6 +366,11 @@ func (o *Object) validateScope() error {
 	return nil
 }
 
+// CheckID validates an identifier-like string named field: at most
+// MaxIDLen bytes of valid UTF-8 with no control characters or surrounding
+// spaces, and not empty when required. Errors: CodeInvalid, CodeTooLarge.
+func CheckID(field, v string, required bool) error { return checkID(field, v, required) }
+
 // checkID validates an identifier-like string: at most MaxIDLen bytes of
 // valid UTF-8 with no control characters or surrounding spaces.
 func checkID(field, v string, required bool) error {

@@ -20,8 +20,10 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/summarize"
+	"github.com/theory/jsonpath/spec"
 )
 
 // The adversarial test sends every payload of testdata/adversarial through
@@ -49,6 +51,7 @@ var advRoutes = []string{
 	"constraint_guest", "constraint_intern", "constraint_employee", "constraint_manager",
 	"history_user", "history_assistant", "history_tool", "history_speaker", "history_caption",
 	"state_items", "summaries",
+	"workflow_concept", "workflow_term", "workflow_entity", "workflow_rule", "workflow_other",
 }
 
 var advFormats = []string{compile.FormatText, compile.FormatJSON, compile.FormatOpenAI, compile.FormatAnthropic}
@@ -170,6 +173,41 @@ func (e *advEnv) setup(c *advCase) {
 			e.t.Fatalf("digest: %v", err)
 		}
 	}
+	e.setupWorkflow(c, admin)
+}
+
+// setupWorkflow starts a workflow whose agents contributed the payload as
+// a binding's concept id and term, an entity's name, a rule's text and a
+// member of the state of their own, and closes its round.
+func (e *advEnv) setupWorkflow(c *advCase, agent tenure.Principal) {
+	e.t.Helper()
+	if _, err := e.store.StartWorkflow(e.ctx, agent, snapshot.Workflow{WorkflowID: "wf", Query: "Which reports are due?", MaxStateSize: 4 << 20}); err != nil {
+		e.t.Fatalf("start workflow: %v", err)
+	}
+	str := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
+	obj := func(m map[string]string) json.RawMessage { b, _ := json.Marshal(m); return b }
+	for _, d := range []struct {
+		route, path string
+		value       json.RawMessage
+	}{
+		{"workflow_concept", "$.bindings.report", str(c.fill("workflow_concept"))},
+		{"workflow_term", spec.Normalized(spec.Name("bindings"), spec.Name(c.fill("workflow_term"))).String(), str("sea:term:1")},
+		{"workflow_entity", "$.entities", obj(map[string]string{"id": "e1", "name": c.fill("workflow_entity")})},
+		{"workflow_rule", "$.rules", obj(map[string]string{"id": "r1", "rule": c.fill("workflow_rule"), "result": "violated"})},
+		{"workflow_other", "$.notes", str(c.fill("workflow_other"))},
+	} {
+		_, err := e.store.SubmitDeltas(e.ctx, agent, "wf", []snapshot.Delta{{Round: 1, Weight: tenure.Ptr(0.5), Operation: snapshot.OpAdd,
+			Path: d.path, Value: d.value, Provenance: "adversarial corpus"}})
+		switch code := tenure.ErrorCode(err); {
+		case code == tenure.CodeInternal:
+			e.t.Fatalf("%s: submit: %v", d.route, err)
+		case err != nil:
+			c.refused[d.route] = err.Error()
+		}
+	}
+	if _, err := e.store.CloseRound(e.ctx, agent, "wf"); err != nil {
+		e.t.Fatalf("close round: %v", err)
+	}
 }
 
 // request is what the victim compiles, carrying the request-side routes.
@@ -197,6 +235,7 @@ func (e *advEnv) request(c *advCase) compile.Request {
 			{ID: "m4", Role: "user", Speaker: c.fill("tail_speaker"), Content: "noted " + c.canary("tail_speaker")},
 		},
 		CurrentTurn: c.fill("current_turn"),
+		WorkflowID:  "wf",
 	}
 }
 

@@ -24,19 +24,22 @@ type Allocation struct {
 	Context float64 `json:"context"`
 	// Tail covers the recent conversation.
 	Tail float64 `json:"tail"`
+	// Workflow covers a workflow's snapshot (Request.WorkflowID); a
+	// compilation without one gives it to the tail.
+	Workflow float64 `json:"workflow"`
 }
 
 // DefaultAllocations are the prompt budget allocations of the structured
 // state design.
 var DefaultAllocations = map[Mode]Allocation{
-	ModeFull:    {Summary: 0.06, State: 0.14, Skills: 0.10, Context: 0.15, Tail: 0.55},
-	ModeMinimal: {Summary: 0.06, State: 0.14, Skills: 0.08, Context: 0.12, Tail: 0.60},
+	ModeFull:    {Summary: 0.06, State: 0.14, Skills: 0.10, Context: 0.15, Tail: 0.45, Workflow: 0.10},
+	ModeMinimal: {Summary: 0.06, State: 0.14, Skills: 0.08, Context: 0.12, Tail: 0.50, Workflow: 0.10},
 }
 
 // Validate checks that fractions are in [0, 1] and sum to at most 1.
 func (a Allocation) Validate() error {
 	sum := 0.0
-	for _, f := range []float64{a.Summary, a.State, a.Skills, a.Context, a.Tail} {
+	for _, f := range []float64{a.Summary, a.State, a.Skills, a.Context, a.Tail, a.Workflow} {
 		if math.IsNaN(f) || f < 0 || f > 1 {
 			return tenure.Errorf(tenure.CodeInvalid, "allocations", "fractions must be in [0, 1]")
 		}
@@ -63,11 +66,16 @@ type group struct {
 	sections []SectionKind
 }
 
-func (a Allocation) groups() []group {
-	return []group{
+// groups returns the budget groups; without a workflow, its share is the
+// tail's.
+func (a Allocation) groups(workflow bool) []group {
+	gs := []group{
 		{a.Skills, []SectionKind{SectionPolicy, SectionTools}},
 		{a.Context, []SectionKind{SectionMemory, SectionHistory, SectionDocuments}},
 		{a.Summary + a.State, []SectionKind{SectionState}},
-		{a.Tail, []SectionKind{SectionTail}},
 	}
+	if !workflow {
+		return append(gs, group{a.Tail + a.Workflow, []SectionKind{SectionTail}})
+	}
+	return append(gs, group{a.Workflow, []SectionKind{SectionWorkflow}}, group{a.Tail, []SectionKind{SectionTail}})
 }

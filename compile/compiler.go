@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/tokenizer"
 )
 
@@ -188,6 +189,10 @@ type run struct {
 	// embedFailed is set when the embedder of memory and documents failed:
 	// they are ranked lexically.
 	embedFailed bool
+	// workflow is the request's workflow snapshot (nil: none), and
+	// workflowPaths the state location of each of its section's blocks.
+	workflow      *snapshot.Snapshot
+	workflowPaths []string
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {

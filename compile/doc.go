@@ -19,5 +19,9 @@
 //  10. emit the envelope and the trace.
 //
 // The compiler reads through small interfaces (Source, Embedder, Resolver,
-// Counter) and does no SQL or HTTP itself.
+// Counter; MessageSource and SnapshotSource when the Source also offers
+// past messages and workflow snapshots) and does no SQL or HTTP itself. A
+// request naming a workflow gets its snapshot as task state in the
+// workflow section, in a user role, every value agents wrote rendered by
+// the untrusted-text renderer (untrusted.go).
 package compile

@@ -21,6 +21,9 @@ func (r *run) emit(context.Context) (int, int, error) {
 				r.trace.Compiled = append(r.trace.Compiled, r.compiledEntry(it))
 			}
 		}
+		if pl.kind == SectionWorkflow {
+			r.traceWorkflow(pl)
+		}
 		r.trace.Sections = append(r.trace.Sections, SectionTrace{Kind: pl.kind, Allocated: pl.allocated,
 			Tokens: pl.tokens, Items: len(pl.packed), Truncated: pl.truncated && len(pl.blocks) > 0})
 		if pl.text == "" {

@@ -19,6 +19,7 @@ const (
 	SectionHistory   SectionKind = "history"   // selected past conversation turns
 	SectionDocuments SectionKind = "documents" // retrieved payloads (untrusted)
 	SectionState     SectionKind = "state"     // active task state
+	SectionWorkflow  SectionKind = "workflow"  // a workflow's shared snapshot (with Request.WorkflowID)
 	SectionTail      SectionKind = "tail"      // recent conversation
 	SectionLate      SectionKind = "late"      // instructions added mid-session
 	SectionTurn      SectionKind = "turn"      // the current user turn
@@ -27,7 +28,7 @@ const (
 // SectionOrder is the order for cache and attention: stable, high-authority
 // blocks first, dynamic turn data last.
 var SectionOrder = []SectionKind{SectionSystem, SectionPolicy, SectionTools, SectionMemory, SectionHistory,
-	SectionDocuments, SectionState, SectionTail, SectionLate, SectionTurn}
+	SectionDocuments, SectionState, SectionWorkflow, SectionTail, SectionLate, SectionTurn}
 
 // staticSections form the cacheable prefix: they depend only on stable
 // inputs (instructions, policy, tools, principal, scope, task type, budget

@@ -34,6 +34,9 @@ func (r *run) normalize(ctx context.Context) (int, int, error) {
 	if err := r.addHistory(ctx); err != nil {
 		return 0, 0, err
 	}
+	if err := r.addWorkflow(ctx); err != nil {
+		return 0, 0, err
+	}
 	stored := len(r.items)
 	for i, in := range r.req.Instructions {
 		r.items = append(r.items, r.instruction(in, i, fromInstruction))

@@ -52,6 +52,9 @@ type plan struct {
 func (r *run) pack(context.Context) (int, int, error) {
 	r.plans = r.plans[:0]
 	for _, k := range SectionOrder {
+		if k == SectionWorkflow && r.workflow == nil {
+			continue
+		}
 		r.plans = append(r.plans, r.planFor(k))
 	}
 	byKind := map[SectionKind]*plan{}
@@ -79,7 +82,7 @@ func (r *run) pack(context.Context) (int, int, error) {
 	remaining := budget - mandatory
 	carry := 0
 	var truncated []*plan
-	for gi, g := range r.alloc.groups() {
+	for gi, g := range r.alloc.groups(r.workflow != nil) {
 		share := int(g.share * float64(base))
 		if gi > 0 {
 			share += carry
@@ -164,7 +167,7 @@ const sepTokens = 1
 // fitTotal trims dynamic sections until the exact count of the whole
 // envelope fits the budget (joining sections can merge tokens).
 func (r *run) fitTotal() {
-	cut := []SectionKind{SectionTail, SectionState, SectionDocuments, SectionHistory, SectionMemory}
+	cut := []SectionKind{SectionTail, SectionState, SectionWorkflow, SectionDocuments, SectionHistory, SectionMemory}
 	for guard := 0; guard < 10000; guard++ {
 		r.total = r.counter.Counter.Count(r.joined())
 		over := r.total - r.req.Budget
@@ -401,6 +404,11 @@ func (r *run) planFor(k SectionKind) *plan {
 			return "## Task state\n" + stateHeader(its)
 		}
 		pl.blocks, pl.deferred = splitDeferred(items)
+		return pl
+	case SectionWorkflow:
+		pl.role, pl.grouped = "user", true
+		pl.header = func([]block) string { return r.workflowHeader() }
+		pl.blocks, r.workflowPaths = r.workflowBlocks()
 		return pl
 	case SectionTail:
 		slices.Reverse(items) // newest first: the recent end survives truncation

@@ -56,6 +56,10 @@ type Request struct {
 	// Threads lists further threads whose history and state may be used,
 	// or ["*"] for every thread.
 	Threads []string `json:"threads,omitempty"`
+	// WorkflowID names a workflow whose current snapshot (or, with AsOf,
+	// the latest closed by then) is rendered as task state in the
+	// workflow section, within its own allocation (docs/snapshots.md).
+	WorkflowID string `json:"workflow_id,omitempty"`
 	// RulesOverflow says what happens when the binding rules (authority 0
 	// and 1) do not fit the budget: RulesFail (the default) fails the
 	// compilation with CodeTooLarge; RulesDrop drops the lowest rules first
@@ -196,6 +200,9 @@ func (r *Request) normalize(lim Limits) error {
 		return err
 	}
 	if err := r.checkThreads(); err != nil {
+		return err
+	}
+	if err := tenure.CheckID("workflow_id", r.WorkflowID, false); err != nil {
 		return err
 	}
 	if r.RulesOverflow == "" {

@@ -92,6 +92,9 @@ type Trace struct {
 	// Notes say what was done before compiling, e.g. a thread's pending
 	// messages digested (added by the caller that did it).
 	Notes []string `json:"notes,omitempty"`
+	// Workflow says what of the request's workflow snapshot the envelope
+	// holds (with Request.WorkflowID).
+	Workflow *WorkflowTrace `json:"workflow,omitempty"`
 
 	Retrieval RetrievalMeta  `json:"retrieval_metadata"`
 	Cache     CacheMeta      `json:"cache_metadata"`

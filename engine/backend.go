@@ -6,6 +6,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/semantic"
+	"github.com/tenure-dev/tenure/snapshot"
 )
 
 // Backend is what a storage adapter provides. Versions are returned with
@@ -48,6 +49,7 @@ type Backend interface {
 	// every message within the filter's scope that has a vector of
 	// f.Model, by sequence number.
 	NearestMessages(ctx context.Context, tenant string, f NearestFilter) ([]tenure.ScoredMessage, map[int64]float64, error)
+	WorkflowReader
 }
 
 // NearestFilter selects messages by meaning: the Limit messages whose
@@ -214,6 +216,74 @@ type Tx interface {
 	Watermark(ctx context.Context, tenant, thread, channel string) (tenure.Watermark, bool, error)
 	// SetWatermark stores a thread's watermark for w.Channel.
 	SetWatermark(ctx context.Context, tenant string, w tenure.Watermark) error
+	WorkflowWriter
 	Commit() error
 	Rollback() error
+}
+
+// WorkflowRecord is a stored workflow.
+type WorkflowRecord struct {
+	// Key is the store's row key; UID the workflow's opaque store id, in
+	// its snapshots' ids.
+	Key      int64
+	UID      string
+	TenantID string
+	// Workflow is its configuration, with defaults, CreatedBy and
+	// CreatedAt.
+	Workflow snapshot.Workflow
+	// OpenRound is the round deltas are submitted for; Converged says
+	// whether the latest closed round converged.
+	OpenRound int
+	Converged bool
+	UpdatedAt time.Time
+}
+
+// RoundRecord is a closed round of a workflow: its snapshot's state (the
+// canonical JSON snapshot.Canonical writes) and report (none for round 0).
+type RoundRecord struct {
+	Round    int
+	State    []byte
+	Report   *snapshot.Report
+	ClosedAt time.Time
+}
+
+// RoundQuery selects a closed round: Round, or with AsOf the latest
+// closed at or before it.
+type RoundQuery struct {
+	Round int
+	AsOf  *time.Time
+}
+
+// WorkflowReader reads workflow snapshots, in and out of a transaction.
+type WorkflowReader interface {
+	// Workflows returns the tenant's workflows named id, oldest first.
+	Workflows(ctx context.Context, tenant, id string) ([]WorkflowRecord, error)
+	// WorkflowRound returns a closed round of the workflow with key
+	// (false: no such round).
+	WorkflowRound(ctx context.Context, key int64, q RoundQuery) (RoundRecord, bool, error)
+	// WorkflowDeltas returns the workflow's deltas of round (of every
+	// round when round < 0), by round, then in submission order, with
+	// their status and reason.
+	WorkflowDeltas(ctx context.Context, key int64, round int) ([]snapshot.Delta, error)
+}
+
+// WorkflowWriter writes workflow snapshots inside a transaction.
+type WorkflowWriter interface {
+	WorkflowReader
+	// OpenRound returns the open round of the workflow with key (false:
+	// no such workflow). A workflow's audience never changes, so a
+	// principal who could see it before the transaction still can.
+	OpenRound(ctx context.Context, key int64) (int, bool, error)
+	// InsertWorkflow stores a new workflow and sets w.Key.
+	InsertWorkflow(ctx context.Context, w *WorkflowRecord) error
+	// InsertRound stores a closed round's snapshot.
+	InsertRound(ctx context.Context, key int64, r RoundRecord) error
+	// SetOpenRound records the workflow's open round and whether the
+	// round just closed converged.
+	SetOpenRound(ctx context.Context, key int64, open int, converged bool, at time.Time) error
+	// InsertDeltas stores deltas (ids set) as pending; inserted[i] is
+	// false when the workflow already had a delta with that id.
+	InsertDeltas(ctx context.Context, key int64, ds []snapshot.Delta) (inserted []bool, err error)
+	// SetDeltaStatuses records what became of deltas (by id).
+	SetDeltaStatuses(ctx context.Context, key int64, ds []snapshot.Delta) error
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/semantic"
 	"github.com/tenure-dev/tenure/temporal"
@@ -64,6 +65,9 @@ type Engine struct {
 	// reads "now" see every committed write even when the clock lags the
 	// strictly increasing transaction times.
 	lastTx atomic.Int64
+	// states caches the decoded states of closed workflow rounds, which
+	// never change (see snapshot.go).
+	states *lru.Cache[stateKey, map[string]any]
 }
 
 var _ tenure.Store = (*Engine)(nil)
@@ -96,7 +100,11 @@ func New(b Backend, opt Options) *Engine {
 	if opt.MaxContentBytes <= 0 {
 		opt.MaxContentBytes = tenure.MaxContentLen
 	}
-	return &Engine{b: b, opt: opt}
+	states, err := lru.New[stateKey, map[string]any](256)
+	if err != nil {
+		panic(err) // only for a size below 1
+	}
+	return &Engine{b: b, opt: opt, states: states}
 }
 
 // inCalendar wraps a date resolver so that it never yields a date a store
@@ -139,18 +147,38 @@ func (e *Engine) principal(p tenure.Principal) (tenure.Principal, error) {
 	return p, nil
 }
 
-// inTx runs fn in a write transaction, rolling back on error.
+// inTx runs fn in a write transaction with the transaction clock,
+// rolling back on error.
 func (e *Engine) inTx(ctx context.Context, op string, fn func(tx Tx, clk *txClock) error) error {
 	var clk *txClock
+	err := e.withTx(ctx, op, func(tx Tx) error {
+		var err error
+		if clk, err = e.clock(ctx, tx); err != nil {
+			return err
+		}
+		return fn(tx, clk)
+	})
+	if err != nil {
+		return err
+	}
+	for last := clk.last.UnixNano(); ; {
+		cur := e.lastTx.Load()
+		if cur >= last || e.lastTx.CompareAndSwap(cur, last) {
+			break
+		}
+	}
+	return nil
+}
+
+// withTx runs fn in a write transaction, rolling back on error. Writes
+// outside the bitemporal tables (workflow snapshots) need no transaction
+// clock.
+func (e *Engine) withTx(ctx context.Context, op string, fn func(tx Tx) error) error {
 	tx, err := e.b.Begin(ctx)
 	if err != nil {
 		return wrap(op, err)
 	}
-	clk, err = e.clock(ctx, tx)
-	if err == nil {
-		err = fn(tx, clk)
-	}
-	if err != nil {
+	if err = fn(tx); err != nil {
 		if rerr := tx.Rollback(); rerr != nil {
 			e.opt.Logger.Error("rollback failed", "op", op, "err", rerr)
 		}
@@ -158,12 +186,6 @@ func (e *Engine) inTx(ctx context.Context, op string, fn func(tx Tx, clk *txCloc
 	}
 	if err := tx.Commit(); err != nil {
 		return wrap(op, err)
-	}
-	for last := clk.last.UnixNano(); ; {
-		cur := e.lastTx.Load()
-		if cur >= last || e.lastTx.CompareAndSwap(cur, last) {
-			break
-		}
 	}
 	return nil
 }
@@ -212,6 +234,9 @@ func wrap(op string, err error) error {
 		err = &tenure.Error{Code: tenure.CodeUnavailable, Message: "canceled", Err: err}
 	default:
 		err = tenure.Internal("storage failure", err)
+	}
+	if op == "" {
+		return err
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/snapshot"
 )
 
 // ClientOptions configures a Client. The zero value works.
@@ -51,6 +52,7 @@ var (
 	_ tenure.MessageStore = (*Client)(nil)
 	_ Store               = (*Client)(nil)
 	_ Compiler            = (*Client)(nil)
+	_ snapshot.Store      = (*Client)(nil)
 )
 
 // NewClient returns a client of the server at baseURL
@@ -240,6 +242,65 @@ func (c *Client) Trace(ctx context.Context, id string) (compile.Trace, error) {
 	var tr compile.Trace
 	err := c.do(ctx, "trace", http.MethodGet, "/v1/traces/"+segment(id), nil, nil, &tr)
 	return tr, err
+}
+
+// StartWorkflow implements snapshot.Store (POST /v1/workflows).
+func (c *Client) StartWorkflow(ctx context.Context, _ tenure.Principal, w snapshot.Workflow) (snapshot.Snapshot, error) {
+	var snap snapshot.Snapshot
+	err := c.do(ctx, "start workflow", http.MethodPost, "/v1/workflows", nil, w, &snap)
+	return snap, err
+}
+
+// SubmitDeltas implements snapshot.Store (POST /v1/workflows/{id}/deltas):
+// the deltas' agent is the key's principal. Error fields are the store's
+// ("[2].weight").
+func (c *Client) SubmitDeltas(ctx context.Context, _ tenure.Principal, workflowID string, ds []snapshot.Delta) (snapshot.SubmitResult, error) {
+	if ds == nil {
+		ds = []snapshot.Delta{}
+	}
+	var res snapshot.SubmitResult
+	if err := c.send(ctx, http.MethodPost, "/v1/workflows/"+segment(workflowID)+"/deltas", nil, SubmitRequest{Deltas: ds}, &res); err != nil {
+		return res, fmt.Errorf("submit deltas: %w", trimField("deltas", err))
+	}
+	return res, nil
+}
+
+// CloseRound implements snapshot.Store (POST /v1/workflows/{id}/close).
+func (c *Client) CloseRound(ctx context.Context, _ tenure.Principal, workflowID string) (snapshot.Snapshot, error) {
+	var snap snapshot.Snapshot
+	err := c.do(ctx, "close round", http.MethodPost, "/v1/workflows/"+segment(workflowID)+"/close", nil, nil, &snap)
+	return snap, err
+}
+
+// Snapshot implements snapshot.Store (GET /v1/workflows/{id}).
+func (c *Client) Snapshot(ctx context.Context, _ tenure.Principal, workflowID string, r snapshot.Read) (snapshot.Snapshot, error) {
+	q := url.Values{}
+	if r.Round != nil {
+		q.Set("round", strconv.Itoa(*r.Round))
+	}
+	if r.AsOf != nil {
+		q.Set("as_of", r.AsOf.Format(time.RFC3339Nano))
+	}
+	if r.OmitDeltas {
+		q.Set("deltas", "false")
+	}
+	var snap snapshot.Snapshot
+	err := c.do(ctx, "snapshot", http.MethodGet, "/v1/workflows/"+segment(workflowID), q, nil, &snap)
+	return snap, err
+}
+
+// Binding implements snapshot.Store (GET /v1/workflows/{id}/bindings/{term}).
+func (c *Client) Binding(ctx context.Context, _ tenure.Principal, workflowID, term string) (snapshot.Binding, error) {
+	var b snapshot.Binding
+	err := c.do(ctx, "binding", http.MethodGet, "/v1/workflows/"+segment(workflowID)+"/bindings/"+segment(term), nil, nil, &b)
+	return b, err
+}
+
+// PathHistory implements snapshot.Store (GET /v1/workflows/{id}/history).
+func (c *Client) PathHistory(ctx context.Context, _ tenure.Principal, workflowID, path string) (snapshot.PathHistory, error) {
+	var h snapshot.PathHistory
+	err := c.do(ctx, "path history", http.MethodGet, "/v1/workflows/"+segment(workflowID)+"/history", url.Values{"path": {path}}, nil, &h)
+	return h, err
 }
 
 // SetIdentity writes the caller's identity for a session

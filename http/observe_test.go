@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 // standard library's common ones ("*extract.Rules"): a response carrying
 // one leaks an implementation detail.
 var goTypeName = regexp.MustCompile(`\*?\b(tenure|admit|compile|engine|extract|http|jsonx|llm|openai|anthropic|mcp|reconcile|retrieve|` +
-	`sqlite|summarize|temporal|tokenizer|json|time|errors|fmt|sql|url|net|os|context)\.[A-Z]\w*`)
+	`snapshot|sqlite|summarize|temporal|tokenizer|json|time|errors|fmt|sql|url|net|os|context)\.[A-Z]\w*`)
 
 // observations is what every env's server answered on the documented
 // routes, over all the package's tests.

@@ -22,6 +22,7 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	tenurehttp "github.com/tenure-dev/tenure/http"
+	"github.com/tenure-dev/tenure/snapshot"
 )
 
 var update = flag.Bool("update", false, "rewrite openapi.json from the route table and the Go types")
@@ -165,7 +166,7 @@ var apiOps = []apiOp{
 		errs: errsOf("forbidden", notAnyUser)},
 	{method: "POST", path: "/v1/compile", summary: "Compile the context envelope for a query within a token budget, as the key's principal (leave principal out). " +
 		"An input over its size limit is 413 too_large naming it (query, current_turn, documents[i].content, tail[i].content, instructions[i].text, " +
-		"tools[i].description, tools[i].schema).",
+		"tools[i].description, tools[i].schema). workflow_id adds a workflow's snapshot as task state (the trace's workflow says what of it was included).",
 		query: []apiParam{{"format", "string", "envelope rendering (default text)", compile.Formats},
 			{"trace", "boolean", "include the trace in the answer (it is kept for GET /v1/traces/{id} either way)", nil}},
 		body: compile.Request{}, resp: tenurehttp.CompileResponse{}, capped: true,
@@ -175,7 +176,8 @@ var apiOps = []apiOp{
 			headers: []apiParam{{"X-Tenure-Trace-Id", "string", "with text/plain: the compilation's trace id (GET /v1/traces/{id})", nil},
 				{"X-Tenure-Tokens", "integer", "with text/plain: the envelope's tokens", nil},
 				{"X-Tenure-Cache-Key", "string", "with text/plain: the hash of the envelope's static prefix", nil}}},
-		errs: errsOf("forbidden", notAnyUser, "too_large", "the body, or one of the inputs named above, is over its limit; field names it.")},
+		errs: errsOf("forbidden", notAnyUser, "too_large", "the body, or one of the inputs named above, is over its limit; field names it.",
+			"not_found", "workflow_id names no workflow the caller can see.")},
 	{method: "GET", path: "/v1/traces/{id}", summary: "A recent compilation's trace (POST /v1/compile's, or the MCP tools' on tenure serve's /mcp), for the principal that compiled it (same user, same or higher clearance) or trace:read holders of its tenant; otherwise 404 like a missing id. Withheld objects only with trace:full.", resp: compile.Trace{},
 		errs: errsOf("not_found", "no trace with this id that the caller may read (expired, dropped, or another principal's).")},
 	{method: "POST", path: "/v1/expand", summary: "A state item and the messages it was extracted from.", body: tenure.ExpandRequest{}, resp: tenure.Expansion{},
@@ -191,6 +193,34 @@ var apiOps = []apiOp{
 	{method: "PUT", path: "/v1/environment", summary: "Set environment values (the environment layer), each replacing the previous one; needs environment:write.",
 		body: tenurehttp.EnvironmentRequest{}, resp: tenurehttp.BatchResponse{},
 		errs: errsOf("forbidden", "the key lacks environment:write (or the top rank).", "too_large", "")},
+	{method: "POST", path: "/v1/workflows", summary: "Start a workflow: its round-0 snapshot holds the query and empty bindings, entities and rules, and round 1 is open. " +
+		"The configuration says how rounds aggregate (strategy, per path prefix, experts), the state's size policy, and who may see it (user, classification, roles). " +
+		"A workflow the caller cannot see never stops it from starting one of the same name.",
+		body: snapshot.Workflow{}, resp: snapshot.Snapshot{},
+		errs: errsOf("forbidden", "for another user without scope:any_user, or a workflow the caller could not see (classification or roles).",
+			"conflict", "a workflow of this name that the caller can see exists.", "too_large", "")},
+	{method: "GET", path: "/v1/workflows/{id}", summary: "A workflow's current snapshot (its latest closed round), a past round's, or the latest closed by as_of, " +
+		"with the round's deltas and what became of them. A workflow the caller cannot see is 404 like a missing one.",
+		query: []apiParam{{"round", "integer", "the round whose snapshot to return (0 is the start)", nil},
+			{"as_of", "date-time", "the latest round closed at or before this time (RFC 3339)", nil},
+			{"deltas", "boolean", "include the round's deltas (default true)", nil}},
+		resp: snapshot.Snapshot{},
+		errs: errsOf("not_found", "no workflow with this id that the caller can see, or a round not closed yet.")},
+	{method: "POST", path: "/v1/workflows/{id}/deltas", summary: "Submit deltas for the open round, all or nothing; error fields are deltas[i].field. " +
+		"A delta's agent is the key's principal; its path is an RFC 9535 JSONPath into the state. The same delta twice is one delta (its id is a hash of its content).",
+		body: tenurehttp.SubmitRequest{}, resp: snapshot.SubmitResult{},
+		errs: errsOf("forbidden", "agentId names another agent than the key's principal.", "not_found", "no workflow with this id that the caller can see.",
+			"conflict", "a round that is not open (rounds only increase), or a bound concept id changed without rebind (identity is stable).", "too_large", "")},
+	{method: "POST", path: "/v1/workflows/{id}/close", summary: "Close the open round: aggregate its deltas into the next snapshot with the workflow's strategies, " +
+		"enforce its size limit, and open the next round. The snapshot's report lists what changed, the conflicts (who lost and why), what was clipped and whether the workflow converged.",
+		resp: snapshot.Snapshot{},
+		errs: errsOf("forbidden", "neither the workflow's creator nor a holder of scope:any_user.", "not_found", "no workflow with this id that the caller can see.")},
+	{method: "GET", path: "/v1/workflows/{id}/history", summary: "The deltas that touched a path, round by round, with their weights, provenance and what became of them; " +
+		"a query (wildcards, filters) matches the deltas at, above or below any location it selects.",
+		query: []apiParam{{"path", "string", "a JSONPath, such as $.bindings.customer (required)", nil}}, resp: snapshot.PathHistory{},
+		errs: errsOf("not_found", "no workflow with this id that the caller can see.")},
+	{method: "GET", path: "/v1/workflows/{id}/bindings/{term}", summary: "The concept id bound to a term in the current snapshot.", resp: snapshot.Binding{},
+		errs: errsOf("not_found", "no workflow with this id that the caller can see, or no binding for the term.")},
 }
 
 func TestOpenAPIRoutes(t *testing.T) {
@@ -387,8 +417,9 @@ type schemaGen struct {
 }
 
 var (
-	timeType = reflect.TypeFor[time.Time]()
-	rawType  = reflect.TypeFor[json.RawMessage]()
+	snapshotType = reflect.TypeFor[snapshot.Snapshot]()
+	timeType     = reflect.TypeFor[time.Time]()
+	rawType      = reflect.TypeFor[json.RawMessage]()
 )
 
 // enums lists the values of the bounded vocabularies.
@@ -411,9 +442,14 @@ var enums = map[reflect.Type][]string{
 	reflect.TypeFor[tenure.Outcome]():             {"created", "updated", "confirmed", "overridden", "superseded", "quarantined"},
 	reflect.TypeFor[tenure.Code](): {"invalid", "not_found", "forbidden", "conflict", "unauthenticated", "too_large",
 		"unavailable", "timeout", "internal", "method_not_allowed"},
-	reflect.TypeFor[compile.Mode]():        strs(compile.Modes),
-	reflect.TypeFor[compile.OmitReason]():  strs(compile.OmitReasons),
-	reflect.TypeFor[compile.SectionKind](): strs(compile.SectionOrder),
+	reflect.TypeFor[compile.Mode]():          strs(compile.Modes),
+	reflect.TypeFor[compile.OmitReason]():    strs(compile.OmitReasons),
+	reflect.TypeFor[compile.SectionKind]():   strs(compile.SectionOrder),
+	reflect.TypeFor[snapshot.Operation]():    strs(snapshot.Operations),
+	reflect.TypeFor[snapshot.Strategy]():     strs(snapshot.Strategies),
+	reflect.TypeFor[snapshot.ClipStrategy](): strs(snapshot.ClipStrategies),
+	reflect.TypeFor[snapshot.Status]():       strs(snapshot.Statuses),
+	reflect.TypeFor[snapshot.ChangeKind]():   {"added", "modified", "removed"},
 }
 
 func strs[T ~string](vs []T) []string {
@@ -427,6 +463,12 @@ func strs[T ~string](vs []T) []string {
 // ref returns the schema of t, registering struct types as components.
 func (g *schemaGen) ref(t reflect.Type) map[string]any {
 	switch {
+	case t == snapshotType:
+		if _, ok := g.comps["Snapshot"]; !ok {
+			g.comps["Snapshot"] = nil
+			g.comps["Snapshot"] = g.snapshot()
+		}
+		return map[string]any{"$ref": "#/components/schemas/Snapshot"}
 	case t == timeType:
 		return map[string]any{"type": "string", "format": "date-time"}
 	case t == rawType:
@@ -503,6 +545,21 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 	return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 }
 
+// snapshot is the schema of snapshot.Snapshot, whose JSON form is its
+// Meta's fields beside its state's members: the query, bindings, entities,
+// rules and whatever agents contributed.
+func (g *schemaGen) snapshot() map[string]any {
+	s := g.object(reflect.TypeFor[snapshot.Meta]())
+	props := s["properties"].(map[string]any)
+	props["query"] = map[string]any{"type": "string", "description": "the original user query"}
+	props["bindings"] = map[string]any{"type": "object", "description": "term → concept id", "additionalProperties": map[string]any{"type": "string"}}
+	props["entities"] = map[string]any{"type": "array", "description": "discovered entities", "items": map[string]any{}}
+	props["rules"] = map[string]any{"type": "array", "description": "rule evaluations", "items": map[string]any{}}
+	s["description"] = "A workflow's snapshot: its own fields beside its state (query, bindings, entities, rules and any other member agents contributed)."
+	s["additionalProperties"] = map[string]any{"description": "a member of the state an agent contributed: any JSON value"}
+	return s
+}
+
 // errCase is a request that a route answers with an error.
 type errCase struct {
 	route, name          string // route as in openapi.json, name of the case
@@ -557,6 +614,17 @@ func TestOpenAPIErrors(t *testing.T) {
 	}
 	big := `{"key":"k","content":"` + strings.Repeat("x", 5000) + `"}`
 	stale := first.Object.ObjectID
+	// Workflows: alice's own, and the admin's, which alice sees but may
+	// not close.
+	for _, w := range []struct{ key, body string }{{e.alice, `{"workflowId":"wf","query":"Which customers?"}`},
+		{e.admin, `{"workflowId":"wf-admin","query":"Which orders?"}`}} {
+		if r := e.call("POST", "/v1/workflows", w.key, w.body); r.status != 200 {
+			t.Fatalf("start workflow: %d %s", r.status, r.body)
+		}
+	}
+	delta := func(fields string) string {
+		return `{"deltas":[{"round":1,"weight":0.5,"operation":"add","path":"$.bindings.customer","value":"sea:customer:001","provenance":"KGS"` + fields + `}]}`
+	}
 
 	// A server whose metrics are on a listener of their own.
 	separate := newEnv(t, func(o *tenurehttp.ServerOptions) { o.SeparateMetrics = true })
@@ -593,6 +661,7 @@ func TestOpenAPIErrors(t *testing.T) {
 		{"GET /v1/messages", "Forbidden", "GET", "/v1/messages?thread_id=p1&user_id=bob", e.alice, "", tenure.CodeForbidden, nil},
 		{"POST /v1/compile", "Forbidden", "POST", "/v1/compile", e.alice, `{"query":"status?","budget":500,"scope":{"user_id":"bob"}}`, tenure.CodeForbidden, nil},
 		{"POST /v1/compile", "TooLarge", "POST", "/v1/compile", e.alice, `{"query":"` + strings.Repeat("x", 5000) + `","budget":500}`, tenure.CodeTooLarge, nil},
+		{"POST /v1/compile", "NotFound", "POST", "/v1/compile", e.alice, `{"query":"q","budget":500,"workflow_id":"nothing"}`, tenure.CodeNotFound, nil},
 		{"GET /v1/traces/{id}", "NotFound", "GET", "/v1/traces/nothing", e.alice, "", tenure.CodeNotFound, nil},
 		{"POST /v1/expand", "NotFound", "POST", "/v1/expand", e.alice, `{"uid":"nothing"}`, tenure.CodeNotFound, nil},
 		{"POST /v1/expand", "Conflict", "POST", "/v1/expand", e.alice, `{"uid":"` + redisUID + `"}`, tenure.CodeConflict, nil},
@@ -601,6 +670,18 @@ func TestOpenAPIErrors(t *testing.T) {
 		{"PUT /v1/identity", "Conflict", "PUT", "/v1/identity", e.alice, `{"session_id":"s1","user_name":"Mallory"}`, tenure.CodeConflict, nil},
 		{"PUT /v1/identity", "TooLarge", "PUT", "/v1/identity", e.alice, `{"session_id":"` + strings.Repeat("x", 5000) + `"}`, tenure.CodeTooLarge, nil},
 		{"PUT /v1/environment", "Forbidden", "PUT", "/v1/environment", e.alice, `{"values":{"tz":"UTC"}}`, tenure.CodeForbidden, nil},
+		{"POST /v1/workflows", "Forbidden", "POST", "/v1/workflows", e.alice, `{"workflowId":"w2","query":"q","userId":"bob"}`, tenure.CodeForbidden, nil},
+		{"POST /v1/workflows", "Conflict", "POST", "/v1/workflows", e.alice, `{"workflowId":"wf","query":"q"}`, tenure.CodeConflict, nil},
+		{"POST /v1/workflows", "TooLarge", "POST", "/v1/workflows", e.alice, `{"workflowId":"w3","query":"` + strings.Repeat("x", 5000) + `"}`, tenure.CodeTooLarge, nil},
+		{"GET /v1/workflows/{id}", "NotFound", "GET", "/v1/workflows/nothing", e.alice, "", tenure.CodeNotFound, nil},
+		{"POST /v1/workflows/{id}/deltas", "Forbidden", "POST", "/v1/workflows/wf/deltas", e.alice, delta(`,"agentId":"mallory"`), tenure.CodeForbidden, nil},
+		{"POST /v1/workflows/{id}/deltas", "NotFound", "POST", "/v1/workflows/nothing/deltas", e.alice, delta(""), tenure.CodeNotFound, nil},
+		{"POST /v1/workflows/{id}/deltas", "Conflict", "POST", "/v1/workflows/wf/deltas", e.alice, strings.Replace(delta(""), `"round":1`, `"round":7`, 1), tenure.CodeConflict, nil},
+		{"POST /v1/workflows/{id}/deltas", "TooLarge", "POST", "/v1/workflows/wf/deltas", e.alice, delta(`,"agentId":"` + strings.Repeat("x", 5000) + `"`), tenure.CodeTooLarge, nil},
+		{"POST /v1/workflows/{id}/close", "Forbidden", "POST", "/v1/workflows/wf-admin/close", e.alice, "", tenure.CodeForbidden, nil},
+		{"POST /v1/workflows/{id}/close", "NotFound", "POST", "/v1/workflows/nothing/close", e.alice, "", tenure.CodeNotFound, nil},
+		{"GET /v1/workflows/{id}/history", "NotFound", "GET", "/v1/workflows/nothing/history?path=$.bindings", e.alice, "", tenure.CodeNotFound, nil},
+		{"GET /v1/workflows/{id}/bindings/{term}", "NotFound", "GET", "/v1/workflows/wf/bindings/nothing", e.alice, "", tenure.CodeNotFound, nil},
 		{"PUT /v1/environment", "TooLarge", "PUT", "/v1/environment", e.admin, `{"values":{"tz":"` + strings.Repeat("x", 5000) + `"}}`, tenure.CodeTooLarge, nil},
 	}
 	// Every authenticated route refuses a request without a key and one
@@ -609,7 +690,7 @@ func TestOpenAPIErrors(t *testing.T) {
 		if op.public || op.path == "/metrics" {
 			continue
 		}
-		path := strings.NewReplacer("{id}", "x", "{key}", "x").Replace(op.path)
+		path := strings.NewReplacer("{id}", "x", "{key}", "x", "{term}", "x").Replace(op.path)
 		route := op.method + " " + op.path
 		tests = append(tests,
 			errCase{route, "NoKey", op.method, path, "", "{}", tenure.CodeUnauthenticated, nil},

@@ -15,14 +15,16 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/snapshot"
 )
 
-// Store is what the server serves: objects, messages and state-item
-// expansion, read and written as a principal. The embedded engine
+// Store is what the server serves: objects, messages, state-item
+// expansion and workflow snapshots, read and written as a principal. The embedded engine
 // (sqlite.Store) and Client satisfy it.
 type Store interface {
 	tenure.Store
 	tenure.MessageStore
+	snapshot.Store
 	// Expand returns a state item and the messages it came from. Errors:
 	// CodeInvalid, CodeNotFound, CodeConflict.
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
@@ -226,6 +228,12 @@ func (s *Server) register() {
 	api("POST /v1/extract", s.extract)
 	api("PUT /v1/identity", s.setIdentity)
 	api("PUT /v1/environment", s.setEnvironment)
+	api("POST /v1/workflows", s.startWorkflow)
+	api("GET /v1/workflows/{id}", s.getSnapshot)
+	api("POST /v1/workflows/{id}/deltas", s.submitDeltas)
+	api("POST /v1/workflows/{id}/close", s.closeRound)
+	api("GET /v1/workflows/{id}/history", s.pathHistory)
+	api("GET /v1/workflows/{id}/bindings/{term}", s.binding)
 
 	paths := make([]string, 0, len(s.opt.Mounts))
 	for p := range s.opt.Mounts {

@@ -2,7 +2,7 @@
 // official Go SDK, so that an agent can read and write governed memory as
 // tools.
 //
-// A Server exposes seven tools with typed, documented input schemas:
+// A Server exposes twelve tools with typed, documented input schemas:
 //
 //   - remember writes an object (a claim) or a message (a conversation turn);
 //   - compile_context returns the context envelope for a query and a budget;
@@ -13,7 +13,13 @@
 //     was extracted from;
 //   - history returns every version stored under a key and its supersession
 //     chain;
-//   - forget retires objects.
+//   - forget retires objects;
+//   - snapshot_start, snapshot_get, snapshot_submit_delta,
+//     snapshot_close_round and snapshot_path_history run a multi-agent
+//     workflow's shared snapshot: start it, read it (or a past round),
+//     contribute a delta to the open round as the calling agent, close the
+//     round (aggregate, clip, report conflicts and convergence) and trace a
+//     path's deltas (docs/snapshots.md);
 //
 // and two resources: tenure://identity (the principal and its identity-layer
 // objects) and tenure://state (the current structured state items, also per

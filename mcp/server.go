@@ -15,6 +15,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/snapshot"
 )
 
 // Store is what the server reads and writes through; *sqlite.Store
@@ -34,6 +35,9 @@ type Store interface {
 	AppendMessages(ctx context.Context, p tenure.Principal, msgs []tenure.Message) (tenure.AppendResult, error)
 	Messages(ctx context.Context, p tenure.Principal, f tenure.MessageFilter) ([]tenure.Message, error)
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
+	// The workflow snapshot tools read and write through snapshot.Store,
+	// whose methods document their errors.
+	snapshot.Store
 }
 
 // Compiler compiles context envelopes; *compile.Compiler implements it.

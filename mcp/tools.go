@@ -27,7 +27,8 @@ const (
 )
 
 // Tools lists the tool names in the order they are registered.
-var Tools = []string{ToolRemember, ToolCompileContext, ToolRecall, ToolSupersede, ToolExpandStateItem, ToolHistory, ToolForget}
+var Tools = []string{ToolRemember, ToolCompileContext, ToolRecall, ToolSupersede, ToolExpandStateItem, ToolHistory, ToolForget,
+	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory}
 
 // Limits of tool inputs.
 const (
@@ -106,6 +107,8 @@ type CompileInput struct {
 	Mode      string   `json:"mode,omitempty" jsonschema:"budget allocation: full, or minimal for small budgets"`
 	// RulesOverflow is compile.Request.RulesOverflow.
 	RulesOverflow string `json:"rules_overflow,omitempty" jsonschema:"when the binding rules do not fit the budget: fail (default), or drop the lowest ones with a warning in the trace"`
+	// WorkflowID is compile.Request.WorkflowID.
+	WorkflowID string `json:"workflow_id,omitempty" jsonschema:"a workflow whose current snapshot (bindings, entities, rules and what agents contributed) is task state for this context"`
 }
 
 // CompileOutput is the result of compile_context.
@@ -249,6 +252,7 @@ func (s *Server) addTools() {
 			"rule":       {enum: vocab(tenure.RetirementRules), def: string(tenure.RetireArchive)},
 		}),
 	}, s.forget)
+	s.addSnapshotTools()
 }
 
 // addTool registers a tool whose arguments are validated against its
@@ -453,7 +457,7 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	req.RulesOverflow, req.ThreadID, req.Threads = in.RulesOverflow, in.ThreadID, in.Threads
+	req.RulesOverflow, req.ThreadID, req.Threads, req.WorkflowID = in.RulesOverflow, in.ThreadID, in.Threads, in.WorkflowID
 	format, err := compile.ParseFormat(in.Format)
 	if err != nil {
 		return nil, nil, err

@@ -257,7 +257,7 @@ func (b *backend) Begin(ctx context.Context) (engine.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &writeTx{tx: tx, index: b.index}, nil
+	return &writeTx{tx: tx, index: b.index, b: b}, nil
 }
 
 // writeTx implements engine.Tx.
@@ -268,6 +268,21 @@ type writeTx struct {
 	appended bool
 	// insertMessages writes insertRows messages (see InsertMessages).
 	insertMessages *sql.Stmt
+	// b prepares the statements the transaction runs often (see
+	// writePrepared).
+	b *backend
+}
+
+// stmt returns query for this transaction: the writer's statement
+// prepared when the store opened (see prepareWrites), else prepared now.
+func (t *writeTx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	t.b.stmtMu.Lock()
+	st, ok := t.b.writeStmts[query]
+	t.b.stmtMu.Unlock()
+	if ok {
+		return t.tx.StmtContext(ctx, st), nil
+	}
+	return t.tx.PrepareContext(ctx, query)
 }
 
 func (t *writeTx) Commit() error {

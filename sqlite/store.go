@@ -56,9 +56,11 @@ type Store struct {
 	w, r *sql.DB
 	// index runs full-text indexing of messages (see index.go).
 	index *messageIndex
-	// stmts caches prepared statements of the read pool (see prepared).
-	stmtMu sync.Mutex
-	stmts  map[string]*sql.Stmt
+	// stmts caches prepared statements of the read pool (see prepared),
+	// writeStmts those of the writer (see prepareWrites).
+	stmtMu     sync.Mutex
+	stmts      map[string]*sql.Stmt
+	writeStmts map[string]*sql.Stmt
 	// vectors caches decoded vectors by embedding id (see vectors.go).
 	vectors vectorCache
 }
@@ -121,6 +123,12 @@ func (s *Store) Open(ctx context.Context) error {
 			Message: fmt.Sprintf("cannot open %s", s.path), Err: err})
 	}
 	s.w, s.r = w, r
+	if err := (*backend)(s).prepareWrites(ctx); err != nil {
+		w.Close()
+		r.Close()
+		s.w, s.r = nil, nil
+		return fmt.Errorf("open store: %w", err)
+	}
 	s.index = newMessageIndex()
 	go s.indexLoop(s.index)
 	s.index.wake() // messages a crash or another process left unindexed
@@ -172,7 +180,10 @@ func (s *Store) Close() error {
 	for _, st := range s.stmts {
 		st.Close()
 	}
-	s.stmts = nil
+	for _, st := range s.writeStmts {
+		st.Close()
+	}
+	s.stmts, s.writeStmts = nil, nil
 	s.stmtMu.Unlock()
 	err1 := s.w.Close()
 	err2 := s.r.Close()
@@ -210,6 +221,27 @@ func (b *backend) prepared(ctx context.Context, query string) (*sql.Stmt, error)
 	}
 	b.stmts[query] = st
 	return st, nil
+}
+
+// prepareWrites prepares the statements that write transactions run
+// often (writeStatements) on the writer, once, when the store opens: the
+// writer has one connection, which a transaction holds, so they cannot be
+// prepared from inside one. Workflow deltas are written by many small
+// transactions, and preparing their statements was a quarter of each.
+func (b *backend) prepareWrites(ctx context.Context) error {
+	b.stmtMu.Lock()
+	defer b.stmtMu.Unlock()
+	if b.writeStmts == nil {
+		b.writeStmts = map[string]*sql.Stmt{}
+	}
+	for _, q := range writeStatements {
+		st, err := b.w.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("prepare %q: %w", q, err)
+		}
+		b.writeStmts[q] = st
+	}
+	return nil
 }
 
 var errClosed = &tenure.Error{Code: tenure.CodeUnavailable, Message: "store is not open"}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/storetest"
 )
@@ -117,4 +118,19 @@ func TestDatabaseFilesPrivate(t *testing.T) {
 			t.Errorf("%s has mode %#o, want 0600", filepath.Base(name), mode)
 		}
 	}
+}
+
+func TestSnapshotConformance(t *testing.T) {
+	storetest.RunSnapshots(t, func(t *testing.T, now func() time.Time, newID func() string) (snapshot.Store, func(func() string) snapshot.Store) {
+		path := filepath.Join(t.TempDir(), "tenure.db")
+		openWith := func(newID func() string) snapshot.Store {
+			s := sqlite.New(path, sqlite.Options{Now: now, NewID: newID})
+			if err := s.Open(context.Background()); err != nil {
+				t.Fatalf("open: %v", err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return s
+		}
+		return openWith(newID), openWith
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	tenurehttp "github.com/tenure-dev/tenure/http"
+	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/sqlite"
 )
 
@@ -123,6 +124,7 @@ func (c *common) identity() (tenure.Principal, tenure.Scope, error) {
 type backend interface {
 	tenure.Store
 	tenure.MessageStore
+	snapshot.Store
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
 	Compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error)
 }

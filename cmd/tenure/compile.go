@@ -18,8 +18,9 @@ var compileSpec = commandSpec{
 	summary: "compile the context envelope for a query within a token budget",
 	detail: `compile reads the store as the principal, in the scope, and prints the
 envelope: system rules, policy and tools first (the cacheable static prefix),
-then selected memory, retrieved data (wrapped as untrusted), task state, the
-recent conversation and the current turn. --trace adds the trace: what was
+then selected memory, retrieved data (wrapped as untrusted), task state (and a
+workflow's snapshot with --workflow), the recent conversation and the current
+turn. --trace adds the trace: what was
 compiled, omitted and why, and quarantined.
 
 Input files are JSON arrays: --tail of messages {id, role, speaker, content,
@@ -31,7 +32,7 @@ source, title, content}; --instructions of {role: system|developer, text}.`,
 type compileCmd struct {
 	common
 	query, turn, taskType, mode, format, tokenizer, asOf string
-	rulesOverflow, thread, threads                       string
+	rulesOverflow, thread, threads, workflow             string
 	extract                                              bool
 	embed                                                embedFlags
 	budget                                               int
@@ -53,6 +54,7 @@ func (c *compileCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.rulesOverflow, "rules-overflow", compile.RulesFail, "`mode` when the binding rules do not fit the budget: fail, or drop (the lowest ones, with a warning in the trace)")
 	fs.StringVar(&c.thread, "thread", "", "the conversation `thread` the context is for (history and state come from it; default: every thread)")
 	fs.StringVar(&c.threads, "threads", "", "further `threads` whose history and state may be used, comma-separated, or * for every thread")
+	fs.StringVar(&c.workflow, "workflow", "", "a `workflow` whose snapshot is task state for this context (tenure help snapshot)")
 	fs.BoolVar(&c.extract, "extract", true, "with --thread on a local database, digest the thread's pending messages first (bounded to 30 s; the trace's notes say what it did)")
 	fs.BoolVar(&c.trace, "trace", false, "also print the trace")
 	fs.StringVar(&c.tail, "tail", "", "JSON `file` of recent messages")
@@ -85,7 +87,7 @@ func (c *compileCmd) request() (compile.Request, compile.Options, error) {
 	}
 	req := compile.Request{Principal: p, Scope: s, TaskType: tenure.TaskType(c.taskType), Query: c.query, CurrentTurn: c.turn,
 		Budget: c.budget, Tokenizer: c.tokenizer, Mode: compile.Mode(c.mode), RulesOverflow: c.rulesOverflow,
-		ThreadID: c.thread, Threads: splitList(c.threads)}
+		ThreadID: c.thread, Threads: splitList(c.threads), WorkflowID: c.workflow}
 	if req.AsOf, err = tenure.ParseTime("--as-of", c.asOf); err != nil {
 		return req, opt, err
 	}

@@ -58,8 +58,8 @@ Common flags (every command but eval, serve and keys):
   --db FILE              database file (default $TENURE_DB, else ./tenure.db)
   --server URL           talk to a 'tenure serve' server instead of --db
                          (default $TENURE_SERVER); put, get, history, list,
-                         compile, extract, expand, retire, resolutions and
-                         end-session
+                         compile, extract, expand, snapshot, retire,
+                         resolutions and end-session
   --key KEY              the API key for --server (default $TENURE_KEY): the
                          server runs every request as the key's principal, so
                          the principal flags apply to a local --db only

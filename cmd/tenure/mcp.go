@@ -20,7 +20,9 @@ var mcpSpec = commandSpec{
 	name:    "mcp",
 	summary: "serve the store to an agent over the Model Context Protocol (stdio, or --http)",
 	detail: `mcp serves the tools remember, compile_context, recall, supersede,
-expand_state_item, history and forget, and the resources tenure://identity and
+expand_state_item, history and forget, the workflow snapshot tools
+snapshot_start, snapshot_get, snapshot_submit_delta, snapshot_close_round and
+snapshot_path_history, and the resources tenure://identity and
 tenure://state, to one agent over standard input and output (newline-delimited
 JSON-RPC), or with --http ADDR to any number of clients over streamable HTTP
 at http://ADDR/mcp. Every call runs as the principal of the principal flags, in
