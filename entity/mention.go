@@ -109,3 +109,17 @@ func Label(slug string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// ObjectMention returns the mention key an object's attribute is about:
+// the key of its first canonical entity id (false: the object has no
+// attribute, no entity id, or a first id that names no entity).
+func ObjectMention(o *tenure.Object) (string, bool) {
+	if o.Attribute == "" || len(o.CanonicalEntityIDs) == 0 {
+		return "", false
+	}
+	m, err := ParseMention("canonical_entity_ids", o.CanonicalEntityIDs[0])
+	if err != nil {
+		return "", false
+	}
+	return m.Key, true
+}

@@ -152,6 +152,8 @@ type Op struct {
 	// kept (keep); Into the entity merged into or created by a split.
 	From string `json:"from"`
 	Into string `json:"into,omitempty"`
+	// FromVersion is the version of From the operation closed.
+	FromVersion int `json:"from_version,omitempty"`
 	// Aliases are the alias keys the operation moved from From to Into.
 	Aliases []string `json:"aliases,omitempty"`
 	// Names are the surface forms it moved.
