@@ -15,8 +15,8 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
-	"github.com/tenure-dev/tenure/entity"
 	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/entity"
 	"github.com/tenure-dev/tenure/snapshot"
 )
 

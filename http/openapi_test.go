@@ -232,7 +232,7 @@ var apiOps = []apiOp{
 		resp: tenurehttp.EntityList{}, errs: errsOf("not_found", entityNotVisible)},
 	{method: "GET", path: "/v1/entities/{id}", summary: "An entity (id \"<type>:<slug>\") with every version of it and the operations that named it.",
 		query: []apiParam{{"user_id", "string", "another user's registry (needs scope:any_user)", nil}},
-		resp: entity.View{}, errs: errsOf("not_found", entityNotVisible)},
+		resp:  entity.View{}, errs: errsOf("not_found", entityNotVisible)},
 	{method: "POST", path: "/v1/entities/resolve", summary: "What a mention (\"person:Makesh\", or an untyped name) would resolve to in the caller's registry: " +
 		"the decision (link, review or new), the score and the candidates. Writes nothing.",
 		body: tenurehttp.ResolveRequest{}, resp: entity.Decision{}, errs: errsOf("not_found", entityNotVisible)},
