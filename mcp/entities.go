@@ -46,6 +46,32 @@ type ResolveInput struct {
 	UserID  string `json:"user_id,omitempty" jsonschema:"another user's registry (needs scope:any_user)"`
 }
 
+// MergeInput is the input of entity_merge.
+type MergeInput struct {
+	From   string `json:"from" jsonschema:"the entity merged away (its aliases move)"`
+	Into   string `json:"into" jsonschema:"the entity it becomes"`
+	UserID string `json:"user_id,omitempty" jsonschema:"another user's registry (needs scope:any_user)"`
+	Reason string `json:"reason,omitempty" jsonschema:"why, for the history"`
+}
+
+// SplitInput is the input of entity_split.
+type SplitInput struct {
+	ID      string   `json:"id" jsonschema:"the entity to split"`
+	Aliases []string `json:"aliases" jsonschema:"the alias keys (<type>:<slug>) that belong to the new entity"`
+	Label   string   `json:"label,omitempty" jsonschema:"the new entity's display name (default: from the first alias)"`
+	UserID  string   `json:"user_id,omitempty" jsonschema:"another user's registry (needs scope:any_user)"`
+	Reason  string   `json:"reason,omitempty" jsonschema:"why, for the history"`
+}
+
+// SettleInput is the input of entity_settle.
+type SettleInput struct {
+	ID     string `json:"id" jsonschema:"the pending entity"`
+	Into   string `json:"into,omitempty" jsonschema:"link it into this entity"`
+	Keep   bool   `json:"keep,omitempty" jsonschema:"keep it as an entity of its own"`
+	UserID string `json:"user_id,omitempty" jsonschema:"another user's registry (needs scope:any_user)"`
+	Reason string `json:"reason,omitempty" jsonschema:"why, for the history"`
+}
+
 // UndoInput is the input of entity_undo.
 type UndoInput struct {
 	OpID string `json:"op_id" jsonschema:"the id of a merge, link, split or keep (an entity's ops list them)"`
@@ -79,15 +105,15 @@ func (s *Server) addEntityTools() {
 	}, s.entityResolve)
 	addTool(s, &sdk.Tool{Name: ToolEntityMerge, Title: "Merge entities",
 		Description: "Merge one entity into another of the same type: its names resolve to the target from now on. Can be undone (entity_undo).",
-		Annotations: writes, InputSchema: inputSchema[entity.MergeRequest](nil),
+		Annotations: writes, InputSchema: inputSchema[MergeInput](nil),
 	}, s.entityMerge)
 	addTool(s, &sdk.Tool{Name: ToolEntitySplit, Title: "Split an entity",
 		Description: "Move aliases of an entity to a new entity: names that were wrongly taken for it. Can be undone (entity_undo).",
-		Annotations: writes, InputSchema: inputSchema[entity.SplitRequest](nil),
+		Annotations: writes, InputSchema: inputSchema[SplitInput](nil),
 	}, s.entitySplit)
 	addTool(s, &sdk.Tool{Name: ToolEntitySettle, Title: "Settle a pending entity",
 		Description: "Settle a pending entity: link it into an entity (into, usually one of its candidates) or keep it as an entity of its own (keep).",
-		Annotations: writes, InputSchema: inputSchema[entity.SettleRequest](nil),
+		Annotations: writes, InputSchema: inputSchema[SettleInput](nil),
 	}, s.entitySettle)
 	addTool(s, &sdk.Tool{Name: ToolEntityUndo, Title: "Undo an entity operation",
 		Description: "Undo a merge, link, split or keep.",
@@ -113,18 +139,18 @@ func (s *Server) entityResolve(ctx context.Context, c call, in ResolveInput) (*s
 	return nil, d, err
 }
 
-func (s *Server) entityMerge(ctx context.Context, c call, in entity.MergeRequest) (*sdk.CallToolResult, any, error) {
-	ch, err := s.store.MergeEntities(ctx, c.p, in)
+func (s *Server) entityMerge(ctx context.Context, c call, in MergeInput) (*sdk.CallToolResult, any, error) {
+	ch, err := s.store.MergeEntities(ctx, c.p, entity.MergeRequest(in))
 	return nil, ch, err
 }
 
-func (s *Server) entitySplit(ctx context.Context, c call, in entity.SplitRequest) (*sdk.CallToolResult, any, error) {
-	ch, err := s.store.SplitEntity(ctx, c.p, in)
+func (s *Server) entitySplit(ctx context.Context, c call, in SplitInput) (*sdk.CallToolResult, any, error) {
+	ch, err := s.store.SplitEntity(ctx, c.p, entity.SplitRequest(in))
 	return nil, ch, err
 }
 
-func (s *Server) entitySettle(ctx context.Context, c call, in entity.SettleRequest) (*sdk.CallToolResult, any, error) {
-	ch, err := s.store.SettleEntity(ctx, c.p, in)
+func (s *Server) entitySettle(ctx context.Context, c call, in SettleInput) (*sdk.CallToolResult, any, error) {
+	ch, err := s.store.SettleEntity(ctx, c.p, entity.SettleRequest(in))
 	return nil, ch, err
 }
 
