@@ -184,8 +184,9 @@ func (e *Engine) entityView(ctx context.Context, p tenure.Principal, id, user st
 	return entity.View{}, tenure.Errorf(tenure.CodeNotFound, "id", "no entity %q", id)
 }
 
-// ResolveMention says what a mention would resolve to in the registry it
-// would be written to (the principal's own, or user's), without writing.
+// ResolveMention says what a mention would resolve to in the registry an
+// object with user_id user would resolve it in (the shared one for none),
+// without writing.
 func (e *Engine) ResolveMention(ctx context.Context, p tenure.Principal, mention, user string) (entity.Decision, error) {
 	var d entity.Decision
 	err := func() error {
@@ -197,9 +198,13 @@ func (e *Engine) ResolveMention(ctx context.Context, p tenure.Principal, mention
 		if err != nil {
 			return err
 		}
-		regs, err := readRegistries(p, user)
-		if err != nil {
-			return err
+		// The registry an object with this user_id resolves in: the
+		// shared one for none.
+		regs := []string{""}
+		if user != "" {
+			if regs, err = readRegistries(p, user); err != nil {
+				return err
+			}
 		}
 		return e.withTx(ctx, "", func(tx Tx) error {
 			ew, ok := tx.(EntityWriter)

@@ -19,8 +19,10 @@ type Registry interface {
 	// Entity returns an entity with its versions and operations
 	// (CodeNotFound: none the principal can read).
 	Entity(ctx context.Context, p tenure.Principal, id, user string) (View, error)
-	// ResolveMention says what a mention would resolve to, writing
-	// nothing (CodeInvalid: not a mention).
+	// ResolveMention says what a mention would resolve to in the registry
+	// of an object with user_id user ("": the shared one), writing
+	// nothing (CodeInvalid: not a mention; CodeNotFound: another user's
+	// registry without tenure.PermAnyUser).
 	ResolveMention(ctx context.Context, p tenure.Principal, mention, user string) (Decision, error)
 	// MergeEntities merges one entity into another (CodeNotFound,
 	// CodeForbidden, CodeConflict: already merged, or into pending;

@@ -27,7 +27,7 @@ func TestClientEntities(t *testing.T) {
 	if err != nil || len(pending) != 1 || pending[0].ID != "person:mukesh" {
 		t.Fatalf("pending = %+v, %v", pending, err)
 	}
-	d, err := c.ResolveMention(e.ctx, aliceP, "person:Makesh", "")
+	d, err := c.ResolveMention(e.ctx, aliceP, "person:Makesh", "alice")
 	if err != nil || d.Action != entity.Link || d.EntityID != "person:makesh" {
 		t.Errorf("resolve = %+v, %v", d, err)
 	}

@@ -27,7 +27,7 @@ func TestEntityTools(t *testing.T) {
 		t.Fatalf("pending: %+v", list)
 	}
 	var d entity.Decision
-	callOK(t, cs, mcp.ToolEntityResolve, map[string]any{"mention": "person:Mukesh"}, &d)
+	callOK(t, cs, mcp.ToolEntityResolve, map[string]any{"mention": "person:Mukesh", "user_id": owner.UserID}, &d)
 	if d.Action != entity.Link || d.EntityID != "person:mukesh" {
 		t.Errorf("resolve: %+v", d)
 	}

@@ -117,11 +117,11 @@ func testEntityResolution(t *testing.T, f EntityFactory) {
 	if n := len(e.entities(entAlice, entity.Query{})); n != 3 {
 		t.Errorf("after a repeated mention: %d entities", n)
 	}
-	d, err := e.s.ResolveMention(e.ctx, entAlice, "person:Makesh", "")
+	d, err := e.s.ResolveMention(e.ctx, entAlice, "person:Makesh", "alice")
 	if err != nil || d.Action != entity.Link || d.EntityID != "person:makesh" {
 		t.Errorf("ResolveMention(Makesh) = %+v, %v", d, err)
 	}
-	if d, err := e.s.ResolveMention(e.ctx, entAlice, "person:Lena", ""); err != nil || d.Action != entity.Review {
+	if d, err := e.s.ResolveMention(e.ctx, entAlice, "person:Lena", "alice"); err != nil || d.Action != entity.Review {
 		t.Errorf("ResolveMention(Lena) = %+v, %v; want review", d, err)
 	}
 	// The speakers of a digest are mentions too: see the engine's
@@ -154,7 +154,7 @@ func testEntityMergeUndoSplit(t *testing.T, f EntityFactory) {
 		t.Errorf("mukesh after link = %+v", m.Entity)
 	}
 	// A mention of the merged name now binds to the target.
-	if d, _ := e.s.ResolveMention(e.ctx, entAlice, "person:Mukesh", ""); d.EntityID != "person:makesh" {
+	if d, _ := e.s.ResolveMention(e.ctx, entAlice, "person:Mukesh", "alice"); d.EntityID != "person:makesh" {
 		t.Errorf("after link, Mukesh resolves to %+v", d)
 	}
 	e.clock.Advance(time.Hour)
@@ -194,13 +194,13 @@ func testEntityMergeUndoSplit(t *testing.T, f EntityFactory) {
 	if sc.Op.Into != "person:samuel_2" {
 		t.Errorf("split into %q", sc.Op.Into)
 	}
-	if d, _ := e.s.ResolveMention(e.ctx, entAlice, "person:Samuel", ""); d.EntityID != "person:samuel_2" {
+	if d, _ := e.s.ResolveMention(e.ctx, entAlice, "person:Samuel", "alice"); d.EntityID != "person:samuel_2" {
 		t.Errorf("after split, Samuel resolves to %+v", d)
 	}
 	if _, err := e.s.UndoEntityOp(e.ctx, entAlice, sc.Op.ID); err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := e.s.ResolveMention(e.ctx, entAlice, "person:Samuel", ""); d.EntityID != "person:sam" {
+	if d, _ := e.s.ResolveMention(e.ctx, entAlice, "person:Samuel", "alice"); d.EntityID != "person:sam" {
 		t.Errorf("after undoing the split, Samuel resolves to %+v", d)
 	}
 }
