@@ -254,6 +254,10 @@ func printChange(w io.Writer, ch entity.Change) error {
 	}
 	writeOp(&b, ch.Op)
 	for _, e := range ch.Entities {
+		if e.Status == entity.StatusMerged {
+			fmt.Fprintf(&b, "  %s v%d merged into %s\n", e.ID, e.Version, e.MergedInto)
+			continue
+		}
 		fmt.Fprintf(&b, "  %s v%d %s: %s\n", e.ID, e.Version, e.Status, strings.Join(e.Aliases, ", "))
 	}
 	_, err := w.Write(b.Bytes())
