@@ -19,6 +19,8 @@ CREATE TABLE entities (
 -- Exactly one open version per entity.
 CREATE UNIQUE INDEX entities_open ON entities (tenant_id, registry, entity_id) WHERE tx_end IS NULL;
 CREATE INDEX entities_open_status ON entities (tenant_id, status) WHERE tx_end IS NULL;
+-- The latest transaction time stored (LastTxTime).
+CREATE INDEX entities_tx_start ON entities (tx_start);
 
 -- Merges, links, splits and keeps, with their undo.
 CREATE TABLE entity_ops (
@@ -33,6 +35,7 @@ CREATE TABLE entity_ops (
 );
 CREATE INDEX entity_ops_from ON entity_ops (tenant_id, registry, from_id);
 CREATE INDEX entity_ops_into ON entity_ops (tenant_id, registry, into_id);
+CREATE INDEX entity_ops_undone_at ON entity_ops (undone_at);
 
 -- The (attribute, first entity mention key) of open object versions that
 -- carry both, so that claims about one entity's attribute are found
