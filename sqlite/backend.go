@@ -172,6 +172,11 @@ func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, c
 	}
 	where := []string{"tenant_id = ?", "tx_end IS NULL", "seq > ?"}
 	args := []any{tenant, cursor}
+	order := "seq"
+	if q.Desc {
+		where[2], order = "(? = 0 OR seq < ?)", "seq DESC"
+		args = append(args, cursor)
+	}
 	add := func(cond string, v any) {
 		where = append(where, cond)
 		args = append(args, v)
@@ -195,10 +200,24 @@ func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, c
 		add("substr(key, 1, ?) = ?", len(q.KeyPrefix))
 		args = append(args, q.KeyPrefix)
 	}
+	if q.Author != "" {
+		// Indexed by objects_open_author (migration 0021).
+		add("json_extract(body, '$.written_by') = ?", q.Author)
+	}
+	if q.ValidAt != nil {
+		add("valid_from <= ?", q.ValidAt.UnixNano())
+		add("(valid_until IS NULL OR valid_until > ?)", q.ValidAt.UnixNano())
+	}
+	if q.TxFrom != nil {
+		add("tx_start >= ?", q.TxFrom.UnixNano())
+	}
+	if q.TxUntil != nil {
+		add("tx_start < ?", q.TxUntil.UnixNano())
+	}
 	if q.RetireDue {
 		add("status = 'active' AND (has_decay = 1 OR (valid_until IS NOT NULL AND valid_until <= ?))", q.RetireDueAt.UnixNano())
 	}
-	rows, err := db.QueryContext(ctx, `SELECT `+objectCols+` FROM objects WHERE `+strings.Join(where, " AND ")+` ORDER BY seq LIMIT ?`,
+	rows, err := db.QueryContext(ctx, `SELECT `+objectCols+` FROM objects WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`,
 		append(args, n)...)
 	if err != nil {
 		return nil, 0, err
@@ -328,6 +347,16 @@ func (t *writeTx) LatestByKey(ctx context.Context, tenant, key string, statuses 
 		}
 	}
 	return queryObjects(ctx, t.tx, q+` ORDER BY seq`, args...)
+}
+
+func (b *backend) Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	return queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM object_deps d
+		CROSS JOIN objects o ON o.tenant_id = d.tenant_id AND o.object_id = d.object_id AND o.tx_end IS NULL
+		WHERE d.tenant_id = ? AND d.ref = ? ORDER BY o.seq LIMIT 1000`, tenant, ref)
 }
 
 func (t *writeTx) Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error) {
