@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -174,8 +175,12 @@ func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, c
 	args := []any{tenant, cursor}
 	order := "seq"
 	if q.Desc {
-		where[2], order = "(? = 0 OR seq < ?)", "seq DESC"
-		args = append(args, cursor)
+		// Newest first: the cursor is an upper bound (the largest seq on
+		// the first page), so that SQLite walks the rows backwards from it.
+		where[2], order = "seq < ?", "seq DESC"
+		if cursor == 0 {
+			args[1] = int64(math.MaxInt64)
+		}
 	}
 	add := func(cond string, v any) {
 		where = append(where, cond)
@@ -217,7 +222,17 @@ func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, c
 	if q.RetireDue {
 		add("status = 'active' AND (has_decay = 1 OR (valid_until IS NOT NULL AND valid_until <= ?))", q.RetireDueAt.UnixNano())
 	}
-	rows, err := db.QueryContext(ctx, `SELECT `+objectCols+` FROM objects WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`,
+	from := "objects"
+	if q.Desc {
+		// Newest first walks an index in seq order and stops at the page's
+		// end; left to itself the planner may pick an index on a filtered
+		// column and sort every match (the web inspector's listing).
+		from = "objects INDEXED BY objects_open_seq"
+		if q.Author != "" {
+			from = "objects INDEXED BY objects_open_author"
+		}
+	}
+	rows, err := db.QueryContext(ctx, `SELECT `+objectCols+` FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`,
 		append(args, n)...)
 	if err != nil {
 		return nil, 0, err

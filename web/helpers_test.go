@@ -75,10 +75,10 @@ func newEnv(t *testing.T) *env {
 	put(bob, "bob", tenure.Object{Key: "bob.private", Content: "bob secret plan", UserID: "bob"})
 	now = day(3)
 	msgs := []tenure.Message{
-		{ThreadID: "launch", ID: "m1", SessionID: "s1", Role: "user", Speaker: "Alice", Content: "Hi, let's plan the billing launch.", CreatedAt: day(3)},
-		{ThreadID: "launch", ID: "m2", SessionID: "s1", Role: "user", Speaker: "Alice", Content: "We decided to go with PostgreSQL for the billing service.", CreatedAt: day(3).Add(time.Minute)},
-		{ThreadID: "launch", ID: "m3", SessionID: "s2", Role: "assistant", Content: "Noted. Anything else?", CreatedAt: day(4)},
-		{ThreadID: "launch", ID: "m4", SessionID: "s2", Role: "user", Speaker: "Alice", Content: "Remind me to email the auditors by Friday.", CreatedAt: day(4).Add(time.Minute)},
+		{ThreadID: "launch", UserID: "alice", ID: "m1", SessionID: "s1", Role: "user", Speaker: "Alice", Content: "Hi, let's plan the billing launch.", CreatedAt: day(3)},
+		{ThreadID: "launch", UserID: "alice", ID: "m2", SessionID: "s1", Role: "user", Speaker: "Alice", Content: "We decided to go with PostgreSQL for the billing service.", CreatedAt: day(3).Add(time.Minute)},
+		{ThreadID: "launch", UserID: "alice", ID: "m3", SessionID: "s2", Role: "assistant", Content: "Noted. Anything else?", CreatedAt: day(4)},
+		{ThreadID: "launch", UserID: "alice", ID: "m4", SessionID: "s2", Role: "user", Speaker: "Alice", Content: "Remind me to email the auditors by Friday.", CreatedAt: day(4).Add(time.Minute)},
 	}
 	if _, err := st.AppendMessages(ctx, alice, msgs); err != nil {
 		t.Fatal(err)

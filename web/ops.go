@@ -115,7 +115,7 @@ func (h *Handler) keysView(r *http.Request, c *call) (keysView, error) {
 	}
 	var ranks []string
 	for _, x := range h.opt.Hierarchy.Ranks {
-		if h.opt.Hierarchy.Rank(x) >= h.opt.Hierarchy.Rank(c.p.Authority) {
+		if h.opt.Hierarchy.Rank(x) <= h.opt.Hierarchy.Rank(c.p.Authority) {
 			ranks = append(ranks, x)
 		}
 	}
@@ -147,10 +147,13 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, c *call) err
 	p := tenure.Principal{UserID: f.User, TenantID: c.p.TenantID, Authority: f.Authority,
 		Clearance: tenure.Classification(f.Clearance), Roles: fields(f.Roles), Permissions: fields(f.Permissions)}
 	err := func() error {
-		if p.Authority == "" || h.opt.Hierarchy.Rank(p.Authority) < h.opt.Hierarchy.Rank(c.p.Authority) {
+		if err := p.Validate(h.opt.Hierarchy); err != nil {
+			return err
+		}
+		if h.opt.Hierarchy.Rank(p.Authority) > h.opt.Hierarchy.Rank(c.p.Authority) {
 			return tenure.Errorf(tenure.CodeForbidden, "authority", "must be %q or lower", c.p.Authority)
 		}
-		if p.Clearance == "" || p.Clearance.Rank() > c.p.Clearance.Rank() {
+		if p.Clearance.Rank() > c.p.Clearance.Rank() {
 			return tenure.Errorf(tenure.CodeForbidden, "clearance", "must be %q or lower", c.p.Clearance)
 		}
 		for _, perm := range p.Permissions {

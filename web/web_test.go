@@ -14,13 +14,13 @@ import (
 
 // browser is a cookie-keeping client that does not follow redirects.
 type browser struct {
-	t    *testing.T
+	t    testing.TB
 	e    *env
 	c    *http.Client
 	csrf string
 }
 
-func newBrowser(t *testing.T, e *env) *browser {
+func newBrowser(t testing.TB, e *env) *browser {
 	jar, _ := cookiejar.New(nil)
 	return &browser{t: t, e: e, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
