@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/web"
 )
 
@@ -151,5 +153,37 @@ func TestOtherPages(t *testing.T) {
 	b.signIn("bob")
 	if _, body, _ := b.do("GET", "/ui/threads", nil); strings.Contains(body, "launch") {
 		t.Error("bob sees alice's thread")
+	}
+}
+
+func TestSnapshotsPage(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.st.StartWorkflow(e.ctx, alice, snapshot.Workflow{WorkflowID: "orders", Query: "Which customers ordered?"}); err != nil {
+		t.Fatal(err)
+	}
+	w := 1.0
+	d := snapshot.Delta{Round: 1, Weight: &w, Operation: snapshot.OpAdd, Path: "$.bindings.customer", Value: json.RawMessage(`"C-42"`), Provenance: "mapper"}
+	if _, err := e.st.SubmitDeltas(e.ctx, alice, "orders", []snapshot.Delta{d}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.st.CloseRound(e.ctx, alice, "orders"); err != nil {
+		t.Fatal(err)
+	}
+	a := newBrowser(t, e)
+	a.signIn("alice")
+	code, body, _ := a.do("GET", "/ui/snapshots?workflow=orders&path="+url.QueryEscape("$.bindings.customer"), nil)
+	if code != http.StatusOK || !strings.Contains(body, "C-42") || !strings.Contains(body, "round=0") || !strings.Contains(body, "mapper") {
+		t.Fatalf("snapshot page = %d, want the binding, round 0's link and the path's delta", code)
+	}
+	// Another tenant's user does not see it.
+	_, secret, err := e.st.CreateKey(e.ctx, tenure.APIKey{Name: "eve", Principal: tenure.Principal{UserID: "eve", TenantID: "globex", Authority: "employee"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.keys["eve"] = secret
+	b := newBrowser(t, e)
+	b.signIn("eve")
+	if code, body, _ := b.do("GET", "/ui/snapshots?workflow=orders", nil); code != http.StatusNotFound || strings.Contains(body, "C-42") {
+		t.Fatalf("acme's workflow for globex = %d, want 404", code)
 	}
 }

@@ -231,6 +231,16 @@ func TestObjectsFiltersAndPages(t *testing.T) {
 	if !strings.Contains(body, "No objects match") {
 		t.Fatalf("author=nobody matched objects")
 	}
+	// Stored on 3 March or later: the standup claims, the note and the
+	// thread's state items; the chain's claims were stored before.
+	_, body, _ = b.do("GET", "/ui/objects?tx_from=2026-03-03T00:00", nil)
+	if !strings.Contains(body, "standup.time") || !strings.Contains(body, "note.xss") || strings.Contains(body, "billing.database") {
+		t.Fatal("tx_from=2026-03-03: want the objects stored since, only")
+	}
+	_, body, _ = b.do("GET", "/ui/objects?valid_at=2026-02-15T00:00&key=billing.database", nil)
+	if !strings.Contains(body, "MySQL") || strings.Contains(body, "PostgreSQL") {
+		t.Fatal("valid_at=2026-02-15: want the claim true then, MySQL, only")
+	}
 	code, body, _ := b.do("GET", "/ui/objects?valid_at=yesterday", nil)
 	if code != http.StatusBadRequest || !strings.Contains(body, "valid_at") {
 		t.Fatalf("valid_at=yesterday = %d, want 400 naming the field", code)
