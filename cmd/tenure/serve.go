@@ -275,7 +275,9 @@ func (l *lateServer) RecordCompile(p tenure.Principal, env compile.Envelope, tr 
 	l.s.RecordCompile(p, env, tr, d, err)
 }
 
-func (l *lateServer) Trace(p tenure.Principal, id string) (compile.Trace, error) { return l.s.Trace(p, id) }
+func (l *lateServer) Trace(p tenure.Principal, id string) (compile.Trace, error) {
+	return l.s.Trace(p, id)
+}
 
 // serveMetrics serves h at GET /metrics, and nothing else, on ln until
 // ctx is done or the returned stop is called.
