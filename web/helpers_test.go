@@ -87,7 +87,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	now = day(5)
-	comp := compile.New(st, compile.Options{})
+	comp := compile.New(st, compile.Options{Now: func() time.Time { return now }})
 	late := &lateServer{}
 	ui := web.New(st, st, web.Options{Compiler: comp, Traces: late, KeyAdmin: st, Now: func() time.Time { return now }})
 	hs := tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{UI: ui, Compiler: comp, Now: func() time.Time { return now }})
