@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/extract"
@@ -89,7 +91,9 @@ func newEnv(t *testing.T) *env {
 	now = day(5)
 	comp := compile.New(st, compile.Options{Now: func() time.Time { return now }})
 	late := &lateServer{}
-	ui := web.New(st, st, web.Options{Compiler: comp, Traces: late, KeyAdmin: st, Now: func() time.Time { return now }})
+	ui := web.New(st, st, web.Options{Compiler: comp, Traces: late, KeyAdmin: st, Now: func() time.Time { return now },
+		Ready:   func(context.Context) error { return nil },
+		Metrics: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return late.s.Gatherer().Gather() })})
 	hs := tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{UI: ui, Compiler: comp, Now: func() time.Time { return now }})
 	late.s = hs
 	e.srv = httptest.NewServer(hs.Handler())

@@ -149,6 +149,11 @@ func TestOtherPages(t *testing.T) {
 			t.Errorf("GET %s = %d, want %d with %q", c.path, code, c.code, c.want)
 		}
 	}
+	o := newBrowser(t, e)
+	o.signIn("owner")
+	if code, body, _ := o.do("GET", "/ui/ops", nil); code != http.StatusOK || !strings.Contains(body, "tenure_http_requests_total") || !strings.Contains(body, `id="ready">ready<`) {
+		t.Errorf("ops page for a metrics:read holder = %d, want readiness and the request counts", code)
+	}
 	b := newBrowser(t, e)
 	b.signIn("bob")
 	if _, body, _ := b.do("GET", "/ui/threads", nil); strings.Contains(body, "launch") {
