@@ -169,6 +169,16 @@ type CandidateFilter struct {
 	Withheld     bool
 }
 
+// SeqLister is a Backend that also lists with each object's cursor, so
+// that a page can scan rows in batches larger than it needs and still end
+// exactly at its last object (Engine.ListPage uses it when the backend has
+// it).
+type SeqLister interface {
+	// ListSeqs is List with seqs[i] the cursor that continues after
+	// objs[i].
+	ListSeqs(ctx context.Context, tenant string, q ListQuery, cursor int64, n int) (objs []tenure.Object, seqs []int64, err error)
+}
+
 // ListQuery filters List on indexed columns.
 type ListQuery struct {
 	Layer      tenure.Layer

@@ -256,24 +256,49 @@ func (e *Engine) listPage(ctx context.Context, p tenure.Principal, f tenure.Filt
 		Author: f.Author, ValidAt: f.ValidAt, TxFrom: f.TxFrom, TxUntil: f.TxUntil, Desc: f.Newest}
 	out := []tenure.Object{}
 	scanned := 0
-	for {
-		// Asking for exactly what is missing makes the batch's last
-		// object the page's last when the batch fills the page.
-		n := limit - len(out)
-		objs, next, err := e.b.List(ctx, p.TenantID, q, cursor, n)
+	sl, seqs := e.b.(SeqLister)
+	grow := 0 // the next batch's size after rows the reader cannot see
+	for done := false; !done; {
+		// Without seqs, asking for exactly what is missing makes the
+		// batch's last object the page's last when the batch fills the
+		// page; with them, a batch after invisible rows may be larger (up
+		// to 500) and the page ends at its last object's seq. The first
+		// batch asks for what is missing only: a larger LIMIT would make a
+		// selective filter scan further than the page needs.
+		n := max(limit-len(out), grow)
+		var (
+			objs []tenure.Object
+			at   []int64
+			next int64
+			err  error
+		)
+		if seqs {
+			objs, at, err = sl.ListSeqs(ctx, p.TenantID, q, cursor, n)
+			if len(objs) == n {
+				next = at[len(at)-1]
+			}
+		} else {
+			objs, next, err = e.b.List(ctx, p.TenantID, q, cursor, n)
+		}
 		if err != nil {
 			return tenure.Page{}, err
 		}
-		for _, o := range objs {
+		before := len(out)
+		for i, o := range objs {
+			scanned++
 			if tenure.Visible(p, s, &o) {
 				out = append(out, o)
 			}
+			if len(out) >= limit && seqs && i < len(objs)-1 {
+				next = at[i] // more rows follow this page's last object
+				break
+			}
 		}
-		scanned += len(objs)
+		if seqs && len(out)-before < len(objs) {
+			grow = min(2*n, 500)
+		}
 		cursor = next
-		if next == 0 || len(out) >= limit || (maxScan > 0 && scanned >= maxScan) {
-			break
-		}
+		done = next == 0 || len(out) >= limit || (maxScan > 0 && scanned >= maxScan)
 	}
 	if err := e.readRedactor(p).objects(ctx, out); err != nil {
 		return tenure.Page{}, err

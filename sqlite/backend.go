@@ -41,9 +41,21 @@ func nullNanos(t *time.Time) any {
 
 // scanObjects decodes rows of objectCols.
 func scanObjects(rows *sql.Rows) ([]tenure.Object, int64, error) {
-	defer rows.Close()
-	var out []tenure.Object
+	out, seqs, err := scanObjectSeqs(rows)
 	var last int64
+	if len(seqs) > 0 {
+		last = seqs[len(seqs)-1]
+	}
+	return out, last, err
+}
+
+// scanObjectSeqs decodes rows of objectCols with each row's seq.
+func scanObjectSeqs(rows *sql.Rows) ([]tenure.Object, []int64, error) {
+	defer rows.Close()
+	var (
+		out  []tenure.Object
+		seqs []int64
+	)
 	for rows.Next() {
 		var (
 			seq   int64
@@ -51,11 +63,11 @@ func scanObjects(rows *sql.Rows) ([]tenure.Object, int64, error) {
 			txEnd sql.NullInt64
 		)
 		if err := rows.Scan(&seq, &body, &txEnd); err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		var o tenure.Object
 		if err := json.Unmarshal([]byte(body), &o); err != nil {
-			return nil, 0, fmt.Errorf("decode object row %d: %w", seq, err)
+			return nil, nil, fmt.Errorf("decode object row %d: %w", seq, err)
 		}
 		o.TxEnd = nil
 		if txEnd.Valid {
@@ -63,9 +75,9 @@ func scanObjects(rows *sql.Rows) ([]tenure.Object, int64, error) {
 			o.TxEnd = &t
 		}
 		out = append(out, o)
-		last = seq
+		seqs = append(seqs, seq)
 	}
-	return out, last, rows.Err()
+	return out, seqs, rows.Err()
 }
 
 func queryObjects(ctx context.Context, q querier, query string, args ...any) ([]tenure.Object, error) {
@@ -167,9 +179,19 @@ func (b *backend) History(ctx context.Context, tenant, key string) ([]tenure.Obj
 }
 
 func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, cursor int64, n int) ([]tenure.Object, int64, error) {
+	objs, seqs, err := b.ListSeqs(ctx, tenant, q, cursor, n)
+	if err != nil || len(objs) < n {
+		return objs, 0, err
+	}
+	return objs, seqs[len(seqs)-1], nil
+}
+
+// ListSeqs is List with each object's cursor (its seq) (see
+// engine.SeqLister).
+func (b *backend) ListSeqs(ctx context.Context, tenant string, q engine.ListQuery, cursor int64, n int) ([]tenure.Object, []int64, error) {
 	db, err := b.reader()
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	where := []string{"tenant_id = ?", "tx_end IS NULL", "seq > ?"}
 	args := []any{tenant, cursor}
@@ -235,13 +257,9 @@ func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, c
 	rows, err := db.QueryContext(ctx, `SELECT `+objectCols+` FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`,
 		append(args, n)...)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	objs, last, err := scanObjects(rows)
-	if err != nil || len(objs) < n {
-		return objs, 0, err
-	}
-	return objs, last, nil
+	return scanObjectSeqs(rows)
 }
 
 func (b *backend) Resolutions(ctx context.Context, tenant string, open bool) ([]tenure.Resolution, error) {
