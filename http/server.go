@@ -64,6 +64,12 @@ type ServerOptions struct {
 	// itself and everything below it, and must not overlap the API's
 	// routes. RequestTimeout does not apply (streams may be long).
 	Mounts map[string]http.Handler
+	// UI is the web inspector, served at /ui/ (and / redirects there)
+	// behind the request ids, logs, metrics and panic recovery but without
+	// the API-key check: it authenticates its own callers (a session
+	// cookie) and runs each page as their key's principal (default: none,
+	// and / answers 404).
+	UI http.Handler
 	// Logger receives one line per request and every server error
 	// (default: discard).
 	Logger *slog.Logger
@@ -253,6 +259,12 @@ func (s *Server) register() {
 			s.mux.Handle(base, h)
 		}
 		root = root || base == ""
+	}
+	if s.opt.UI != nil {
+		s.mux.Handle("/ui/", s.limited(s.opt.UI))
+		if !root {
+			s.mux.Handle("GET /{$}", http.RedirectHandler("/ui/", http.StatusSeeOther))
+		}
 	}
 	if !root {
 		s.mux.HandleFunc("/", s.noRoute)

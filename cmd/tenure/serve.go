@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/compile"
@@ -21,12 +23,14 @@ import (
 	"github.com/tenure-dev/tenure/mcp"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/summarize"
+	"github.com/tenure-dev/tenure/web"
 )
 
 var serveSpec = commandSpec{
 	name:    "serve",
 	summary: "serve the store over HTTP: the /v1 JSON API, MCP, metrics and health checks",
-	detail: `serve opens --db and serves on --addr the versioned JSON API (/v1/...;
+	detail: `serve opens --db and serves on --addr the web inspector (/ui/; / redirects
+there; sign in with an API key), the versioned JSON API (/v1/...;
 the OpenAPI document is at /v1/openapi.json), the MCP endpoint (/mcp,
 streamable HTTP), Prometheus metrics (/metrics) and health checks (/healthz,
 /readyz), until interrupted (SIGINT, SIGTERM): then it stops accepting
@@ -229,9 +233,16 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 				srv.RecordCompile(p, env, tr, d, err)
 			}
 		}}
+	// The web inspector records and reads traces and reads metrics
+	// through the server, once it exists.
+	late := &lateServer{}
+	ready := func(ctx context.Context) error { return st.DB().PingContext(ctx) }
+	ui := web.New(st, st, web.Options{Compiler: comp, Traces: late, KeyAdmin: st, Ready: ready, Logger: log,
+		Metrics: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return late.s.Gatherer().Gather() })})
 	srv = tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{
+		UI:              ui,
 		Logger:          log,
-		Ready:           func(ctx context.Context) error { return st.DB().PingContext(ctx) },
+		Ready:           ready,
 		Compiler:        comp,
 		Compiles:        compiles,
 		Extractions:     admit.New("extractions", c.limits.extractions),
@@ -251,8 +262,21 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		stop := serveMetrics(ctx, mln, srv.MetricsHandler(), log)
 		defer stop()
 	}
-	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (API /v1, OpenAPI /v1/openapi.json, MCP %s, %s)\n", c.db, ln.Addr(), mcpPath, metrics)
+	late.s = srv
+	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (web inspector /ui/, API /v1, OpenAPI /v1/openapi.json, MCP %s, %s)\n", c.db, ln.Addr(), mcpPath, metrics)
 	return srv.Serve(ctx, ln)
+}
+
+// lateServer hands the web inspector the server's traces once the server
+// exists (the server needs the inspector first).
+type lateServer struct{ s *tenurehttp.Server }
+
+func (l *lateServer) RecordCompile(p tenure.Principal, env compile.Envelope, tr compile.Trace, d time.Duration, err error) {
+	l.s.RecordCompile(p, env, tr, d, err)
+}
+
+func (l *lateServer) Trace(p tenure.Principal, id string) (compile.Trace, error) {
+	return l.s.Trace(p, id)
 }
 
 // serveMetrics serves h at GET /metrics, and nothing else, on ln until
@@ -296,7 +320,7 @@ const adminKeyName = "admin"
 // as the local owner, and prints it once on w.
 func bootstrapKey(ctx context.Context, st *sqlite.Store, w io.Writer) error {
 	admin := localOwner()
-	admin.Permissions = append(admin.Permissions, tenure.PermMetricsRead)
+	admin.Permissions = append(admin.Permissions, tenure.PermMetricsRead, tenure.PermKeysAdmin)
 	k, secret, created, err := st.CreateFirstKey(ctx, tenure.APIKey{Name: adminKeyName, Principal: admin})
 	if err != nil || !created {
 		return err
