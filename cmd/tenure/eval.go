@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 
@@ -45,8 +47,15 @@ runs beside them without vectors, so that one run shows what the model adds.
 
 eval bench measures, side by side in one run, message ingestion through
 the full write path against a bare SQLite insert of the same rows, and
-compile latency at each --sizes store size against a bare FTS5 bm25() top-10
-query over the same rows.`,
+compile latency at each --sizes store size (threads of 600 messages, ten
+threads a tenant, appended a session of every thread at a time; each
+compile is for one thread) against a bare FTS5 bm25() top-10 query over
+the same rows, up to --bare-up-to messages. --giant adds the worst case:
+one tenant, one thread holding every message. Every comparison runs
+--rounds interleaved rounds and reports the spread (min / median / max)
+of each round's numbers. The bare queries run in a process of their own
+(--bare process; --bare handle: a database handle of their own in this
+process), so that they share no page cache with the store under test.`,
 	new: func() subcommand { return new(evalCmd) },
 }
 
@@ -58,6 +67,10 @@ type evalCmd struct {
 	ablation   bool
 	noProgress bool
 	sizes      string
+	giant      string
+	rounds     int
+	bareUpTo   int
+	bare       string
 	queries    int
 	dir        string
 	extract    string
@@ -76,7 +89,11 @@ func (c *evalCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.tokenizer, "tokenizer", "cl100k_base", "tokenizer `encoding` of the budgets")
 	fs.BoolVar(&c.ablation, "ablation", false, "locomo, longmemeval: also run Tenure with each mechanism turned off")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
-	fs.StringVar(&c.sizes, "sizes", "1000,10000,100000", "bench: stored message `counts`, comma-separated")
+	fs.StringVar(&c.sizes, "sizes", "10000,100000", "bench: stored message `counts`, comma-separated")
+	fs.StringVar(&c.giant, "giant", "", "bench: message `counts` of single-thread stores (the worst case), comma-separated")
+	fs.IntVar(&c.rounds, "rounds", 5, "bench: interleaved `rounds` of each comparison")
+	fs.IntVar(&c.bareUpTo, "bare-up-to", 100_000, "bench: run the bare query at sizes up to `n` messages")
+	fs.StringVar(&c.bare, "bare", "process", "bench: where the bare queries run: process or handle")
 	fs.IntVar(&c.queries, "queries", 200, "bench: compile `queries` per size")
 	fs.IntVar(&c.limit, "limit", 0, "longmemeval: evaluate the first `n` selected questions only (0: all)")
 	fs.StringVar(&c.types, "types", "", "longmemeval: question `types` to evaluate, comma-separated (default all)")
@@ -97,6 +114,8 @@ func (c *evalCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return c.longMemEval(ctx, sio)
 	case "bench":
 		return c.bench(ctx, sio)
+	case "bench-bare": // eval bench's bare side (--bare process)
+		return eval.ServeBare(ctx, c.data, sio.in, sio.out)
 	}
 	return tenure.Errorf(tenure.CodeInvalid, "", "unknown evaluation %q (want locomo, longmemeval or bench)", args[0])
 }
@@ -235,14 +254,43 @@ func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 	if err != nil {
 		return err
 	}
+	var giant []int
+	if c.giant != "" {
+		if giant, err = positiveInts("--giant", c.giant, 10_000_000); err != nil {
+			return err
+		}
+	}
 	if c.queries < 1 || c.queries > 1_000_000 {
 		return tenure.Errorf(tenure.CodeInvalid, "--queries", "%d is not between 1 and 1000000", c.queries)
+	}
+	if c.rounds < 1 || c.rounds > 1000 {
+		return tenure.Errorf(tenure.CodeInvalid, "--rounds", "%d is not between 1 and 1000", c.rounds)
+	}
+	if c.bareUpTo < 0 {
+		return tenure.Errorf(tenure.CodeInvalid, "--bare-up-to", "%d is negative", c.bareUpTo)
+	}
+	var bare func(context.Context, string) (eval.BareQuerier, error)
+	switch c.bare {
+	case "process":
+		self, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		bare = eval.BareCommand(func(path string) *exec.Cmd {
+			cmd := exec.CommandContext(ctx, self, "eval", "bench-bare", "--data", path)
+			cmd.Stderr = sio.err
+			return cmd
+		})
+	case "handle":
+	default:
+		return tenure.Errorf(tenure.CodeInvalid, "--bare", "%q is not process or handle", c.bare)
 	}
 	convs, err := eval.LoadLoCoMo(orDefault(c.data, defaultLoCoMo))
 	if err != nil {
 		return err
 	}
-	opt := eval.BenchOptions{Corpus: convs, Sizes: sizes, Queries: c.queries, TempDir: c.dir}
+	opt := eval.BenchOptions{Corpus: convs, Sizes: sizes, Giant: giant, Queries: c.queries, Rounds: c.rounds,
+		BareUpTo: max(c.bareUpTo, 1), Bare: bare, TempDir: c.dir}
 	if f := progressOut(sio, c.noProgress); f != nil {
 		opt.Progress = func(step string) { fmt.Fprintf(f, "bench: %s…\n", step) }
 	}
