@@ -149,7 +149,7 @@ func RunBench(ctx context.Context, opt BenchOptions) (*BenchReport, error) {
 	defer os.RemoveAll(dir)
 	opt.Progress("ingest")
 	// Both sides run under the same context, one that cannot be cancelled.
-	if rep.Ingest, err = benchIngest(context.WithoutCancel(ctx), dir, newLayout(texts, opt.IngestMessages, opt.ThreadSize, opt.IngestMessages).all(), opt.Rounds); err != nil {
+	if rep.Ingest, err = benchIngest(context.WithoutCancel(ctx), dir, newLayout(texts, opt.IngestMessages, opt.ThreadSize, opt.IngestMessages).byThread(), opt.Rounds); err != nil {
 		return nil, err
 	}
 	for _, n := range opt.Sizes {
@@ -265,13 +265,13 @@ func (l layout) appends(f func(tenant int, batch []tenure.Message) error) error 
 	return nil
 }
 
-// all returns the layout's messages in append order.
-func (l layout) all() []tenure.Message {
+// byThread returns the layout's messages thread after thread (what the
+// ingestion comparison writes: a bulk import of whole conversations).
+func (l layout) byThread() []tenure.Message {
 	var out []tenure.Message
-	l.appends(func(_ int, batch []tenure.Message) error {
-		out = append(out, batch...)
-		return nil
-	})
+	for th := range l.threads {
+		out = append(out, synthesize(l.turns, l.threadLen(th), th, th*l.size)...)
+	}
 	return out
 }
 
