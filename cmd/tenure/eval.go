@@ -55,7 +55,17 @@ one tenant, one thread holding every message. Every comparison runs
 --rounds interleaved rounds and reports the spread (min / median / max)
 of each round's numbers. The bare queries run in a process of their own
 (--bare process; --bare handle: a database handle of their own in this
-process), so that they share no page cache with the store under test.`,
+process), so that they share no page cache with the store under test.
+
+eval bench --server measures the HTTP server instead: it builds a store of
+--messages messages (laid out as above, a key per tenant), starts 'tenure
+serve' on it in a process of its own on a loopback address, and runs
+--queries compiles at each --clients concurrency (each for one thread, as
+its tenant's key), then the middle level again mixed with a read of every
+compile's trace and an append after every fifth: per route, requests a
+second and p50 / p95 / p99 latency; the server's CPU time per compile;
+its memory after opening and idle after all the compiles (their traces
+kept, compact unless --full-traces); the mean size of a kept trace.`,
 	new: func() subcommand { return new(evalCmd) },
 }
 
@@ -71,6 +81,10 @@ type evalCmd struct {
 	rounds     int
 	bareUpTo   int
 	bare       string
+	server     bool
+	messages   int
+	clients    string
+	fullTraces bool
 	queries    int
 	dir        string
 	extract    string
@@ -94,6 +108,10 @@ func (c *evalCmd) define(fs *flag.FlagSet) {
 	fs.IntVar(&c.rounds, "rounds", 5, "bench: interleaved `rounds` of each comparison")
 	fs.IntVar(&c.bareUpTo, "bare-up-to", 100_000, "bench: run the bare query at sizes up to `n` messages")
 	fs.StringVar(&c.bare, "bare", "process", "bench: where the bare queries run: process or handle")
+	fs.BoolVar(&c.server, "server", false, "bench: measure the HTTP server under concurrent clients instead")
+	fs.IntVar(&c.messages, "messages", 100_000, "bench --server: stored `messages`")
+	fs.StringVar(&c.clients, "clients", "1,8,32", "bench --server: concurrent `clients` per level, comma-separated")
+	fs.BoolVar(&c.fullTraces, "full-traces", false, "bench --server: the server keeps traces whole (serve --full-traces)")
 	fs.IntVar(&c.queries, "queries", 200, "bench: compile `queries` per size")
 	fs.IntVar(&c.limit, "limit", 0, "longmemeval: evaluate the first `n` selected questions only (0: all)")
 	fs.StringVar(&c.types, "types", "", "longmemeval: question `types` to evaluate, comma-separated (default all)")
@@ -250,6 +268,9 @@ func positiveInts(flagName, v string, limit int) ([]int, error) {
 }
 
 func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
+	if c.server {
+		return c.load(ctx, sio)
+	}
 	sizes, err := positiveInts("--sizes", c.sizes, 10_000_000)
 	if err != nil {
 		return err
@@ -295,6 +316,47 @@ func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 		opt.Progress = func(step string) { fmt.Fprintf(f, "bench: %s…\n", step) }
 	}
 	rep, err := eval.RunBench(ctx, opt)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(sio.out, rep)
+	}
+	return rep.WriteTable(sio.out)
+}
+
+// load runs eval bench --server.
+func (c *evalCmd) load(ctx context.Context, sio stdio) error {
+	clients, err := positiveInts("--clients", c.clients, 1000)
+	if err != nil {
+		return err
+	}
+	if c.messages < 1 || c.messages > 10_000_000 {
+		return tenure.Errorf(tenure.CodeInvalid, "--messages", "%d is not between 1 and 10000000", c.messages)
+	}
+	if c.queries < 1 || c.queries > 1_000_000 {
+		return tenure.Errorf(tenure.CodeInvalid, "--queries", "%d is not between 1 and 1000000", c.queries)
+	}
+	convs, err := eval.LoadLoCoMo(orDefault(c.data, defaultLoCoMo))
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	opt := eval.ServerLoadOptions{Corpus: convs, Messages: c.messages, Clients: clients, Requests: c.queries, TempDir: c.dir,
+		Serve: func(path string) *exec.Cmd {
+			args := []string{"serve", "--db", path, "--addr", "127.0.0.1:0", "--digest=false", "--log-level", "error"}
+			if c.fullTraces {
+				args = append(args, "--full-traces")
+			}
+			return exec.CommandContext(ctx, self, args...)
+		}}
+	if f := progressOut(sio, c.noProgress); f != nil {
+		opt.Progress = func(step string) { fmt.Fprintf(f, "bench --server: %s…\n", step) }
+	}
+	rep, err := eval.RunLoad(ctx, opt)
 	if err != nil {
 		return err
 	}
