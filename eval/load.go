@@ -43,8 +43,8 @@ type ServerLoadOptions struct {
 
 // ServerLoadReport holds a load run's results.
 type ServerLoadReport struct {
-	Messages int         `json:"messages"`
-	Budget   int         `json:"budget"`
+	Messages int               `json:"messages"`
+	Budget   int               `json:"budget"`
 	Levels   []ServerLoadLevel `json:"levels"`
 	// RSS of the server process, KiB: after opening the store, and idle
 	// after every level (Compiles compilations, whose traces it keeps).
