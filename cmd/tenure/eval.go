@@ -65,7 +65,9 @@ its tenant's key), then the middle level again mixed with a read of every
 compile's trace and an append after every fifth: per route, requests a
 second and p50 / p95 / p99 latency; the server's CPU time per compile;
 its memory after opening and idle after all the compiles (their traces
-kept, compact unless --full-traces); the mean size of a kept trace.`,
+kept, compact unless --full-traces); the mean size of a kept trace. The
+server runs with --digest=false and --max-concurrent-compiles 1024 (with
+the default cap, compiles past it are refused with 503).`,
 	new: func() subcommand { return new(evalCmd) },
 }
 
@@ -347,7 +349,10 @@ func (c *evalCmd) load(ctx context.Context, sio stdio) error {
 	}
 	opt := eval.ServerLoadOptions{Corpus: convs, Messages: c.messages, Clients: clients, Requests: c.queries, TempDir: c.dir,
 		Serve: func(path string) *exec.Cmd {
-			args := []string{"serve", "--db", path, "--addr", "127.0.0.1:0", "--digest=false", "--log-level", "error"}
+			// Every client's compile runs: past the default cap (twice
+			// GOMAXPROCS) the server would refuse them with 503.
+			args := []string{"serve", "--db", path, "--addr", "127.0.0.1:0", "--digest=false", "--log-level", "error",
+				"--max-concurrent-compiles", "1024"}
 			if c.fullTraces {
 				args = append(args, "--full-traces")
 			}
