@@ -87,8 +87,15 @@ func (s *Server) RecordCompile(p tenure.Principal, env compile.Envelope, tr comp
 		return
 	}
 	s.metrics.compiled(d, env, tr)
+	if !s.opt.FullTraces {
+		tr = tr.Compact(traceIDs)
+	}
 	s.traces.put(tr, p)
 }
+
+// traceIDs is how many omitted candidates of each reason a compact trace
+// lists (ServerOptions.FullTraces).
+const traceIDs = 10
 
 // getTrace handles GET /v1/traces/{id}. A trace is readable by the
 // principal that produced it (the same user with the same or a higher

@@ -100,6 +100,12 @@ type ServerOptions struct {
 	// first).
 	TraceTTL  time.Duration
 	MaxTraces int
+	// FullTraces keeps traces whole. By default they are kept compact
+	// (compile.Trace.Compact: the omitted candidates counted by reason,
+	// the first ten of each listed): a few KB each instead of tens or
+	// hundreds. A compile request with trace=true gets its whole trace in
+	// the answer either way.
+	FullTraces bool
 	// Digester brings threads' structured state and narrative summaries
 	// up to date, for POST /v1/extract and, unless ManualDigest is set, in
 	// the background after every POST /v1/messages that appends (default:

@@ -79,6 +79,7 @@ type serveCmd struct {
 	logFormat, logLevel   string
 	traceTTL, shutdown    time.Duration
 	maxTraces             int
+	fullTraces            bool
 	llm                   llmFlags
 	embed                 embedFlags
 	digest                bool
@@ -139,6 +140,7 @@ func (c *serveCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
 	fs.DurationVar(&c.traceTTL, "trace-ttl", time.Hour, "keep compile traces for `duration` (GET /v1/traces/{id})")
 	fs.IntVar(&c.maxTraces, "max-traces", 1000, "keep at most `n` compile traces")
+	fs.BoolVar(&c.fullTraces, "full-traces", false, "keep compile traces whole (default: compact, the omitted candidates counted by reason, ten of each listed)")
 	c.limits.define(fs)
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this `duration` for requests and digests in flight")
 	c.llm.define(fs)
@@ -251,6 +253,7 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		SeparateMetrics: mln != nil,
 		TraceTTL:        c.traceTTL,
 		MaxTraces:       c.maxTraces,
+		FullTraces:      c.fullTraces,
 		ShutdownTimeout: c.shutdown,
 		Digester:        c.digester(st),
 		ManualDigest:    !c.digest,
