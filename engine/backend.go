@@ -67,16 +67,22 @@ type NearestFilter struct {
 	Neighbors   int
 	WideMatches int
 	UserID      string
-	ProjectID   string
-	Before      *time.Time
-	Threads     []string
+	// PersonaID is the reader's persona: other personas' messages are
+	// left out (empty: only the global ones are read).
+	PersonaID string
+	ProjectID string
+	Before    *time.Time
+	Threads   []string
 }
 
 // MessageIDs selects messages of one thread by id.
 type MessageIDs struct {
-	ThreadID  string
-	IDs       []string
-	UserID    string
+	ThreadID string
+	IDs      []string
+	UserID   string
+	// PersonaID is the reader's persona: other personas' messages are
+	// left out (empty: only the global ones are read).
+	PersonaID string
 	ProjectID string
 }
 
@@ -89,6 +95,9 @@ type MessageList struct {
 	AfterTime *time.Time
 	AfterID   string
 	UserID    string
+	// PersonaID is the reader's persona: other personas' messages are
+	// left out (empty: only the global ones are read).
+	PersonaID string
 	ProjectID string
 	// AnyProject lists the messages of every project (ProjectID is then
 	// ignored): projects are not access control, and a thread's digest
@@ -115,8 +124,11 @@ type MessageCandidateFilter struct {
 	Recent             int
 	RecentUnlessTokens int
 	UserID             string
-	ProjectID          string
-	Before             *time.Time
+	// PersonaID is the reader's persona: other personas' messages are
+	// left out (empty: only the global ones are read).
+	PersonaID string
+	ProjectID string
+	Before    *time.Time
 	// Threads keeps only these threads' messages (nil: every thread).
 	Threads []string
 }

@@ -127,7 +127,7 @@ func (w *writer) retireOne(ctx context.Context, r *retirement) error {
 		}
 	case r.action.Rule == tenure.RetireHardDelete:
 		t := tenure.Tombstone{ObjectID: x.ObjectID, Key: x.Key, Versions: x.Version, DeletedAt: w.now,
-			DeletedBy: w.p.UserID, Reason: r.action.Reason, Audience: &tenure.Object{TenantID: x.TenantID, UserID: x.UserID,
+			DeletedBy: w.p.UserID, Reason: r.action.Reason, Audience: &tenure.Object{TenantID: x.TenantID, UserID: x.UserID, PersonaID: x.PersonaID,
 				SecurityClassification: x.SecurityClassification, PermissionScope: x.PermissionScope}}
 		if err := w.tx.Delete(ctx, x.TenantID, t); err != nil {
 			return err

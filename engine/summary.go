@@ -94,7 +94,7 @@ func (e *Engine) pending(ctx context.Context, p tenure.Principal, sc tenure.Scop
 	}
 	// A digest without a project reads the thread whole; what it writes
 	// takes the project its messages name (see projectOf).
-	list := MessageList{ThreadID: thread, UserID: sc.UserID, ProjectID: sc.ProjectID, AnyProject: sc.ProjectID == "", Limit: limit}
+	list := MessageList{ThreadID: thread, UserID: sc.UserID, PersonaID: p.PersonaID, ProjectID: sc.ProjectID, AnyProject: sc.ProjectID == "", Limit: limit}
 	if had {
 		list.AfterID = wm.MessageID
 	}
@@ -106,7 +106,7 @@ func (e *Engine) pending(ctx context.Context, p tenure.Principal, sc tenure.Scop
 }
 
 func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scope, thread string, s Summarizer, opt SummaryOptions, res *SummaryResult) error {
-	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(RollingChannel, sc), opt.MaxMessages)
+	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(RollingChannel, p, sc), opt.MaxMessages)
 	if err != nil {
 		return err
 	}
@@ -129,9 +129,9 @@ func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scop
 	if err != nil {
 		return err
 	}
-	o := tenure.Object{Key: RollingKey(thread), Content: text, Source: "summary", UserID: sc.UserID, ProjectID: sc.ProjectID,
+	o := tenure.Object{Key: RollingKey(thread), Content: text, Source: "summary", UserID: sc.UserID, PersonaID: p.PersonaID, ProjectID: sc.ProjectID,
 		ValidFrom: msgs[len(msgs)-1].CreatedAt}
-	written, _, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(RollingChannel, sc), wm, had, msgs[len(msgs)-1], o)
+	written, _, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(RollingChannel, p, sc), wm, had, msgs[len(msgs)-1], o)
 	if err == nil {
 		res.Rolling = &written
 	}
@@ -139,7 +139,7 @@ func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scop
 }
 
 func (e *Engine) sessions(ctx context.Context, p tenure.Principal, sc tenure.Scope, thread string, s Summarizer, opt SummaryOptions, res *SummaryResult) error {
-	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(SessionChannel, sc), opt.MaxMessages)
+	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(SessionChannel, p, sc), opt.MaxMessages)
 	if err != nil || len(msgs) == 0 {
 		return err
 	}
@@ -167,8 +167,8 @@ func (e *Engine) sessions(ctx context.Context, p tenure.Principal, sc tenure.Sco
 		sid := g[0].SessionID
 		val, _ := json.Marshal(sum)
 		o := tenure.Object{Key: SessionSummaryKey(thread, sid), Value: val, Content: sum.OneLiner, Source: "summary",
-			UserID: sc.UserID, ProjectID: sc.ProjectID, ValidFrom: g[len(g)-1].CreatedAt}
-		written, next, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(SessionChannel, sc), wm, had, g[len(g)-1], o)
+			UserID: sc.UserID, PersonaID: p.PersonaID, ProjectID: sc.ProjectID, ValidFrom: g[len(g)-1].CreatedAt}
+		written, next, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(SessionChannel, p, sc), wm, had, g[len(g)-1], o)
 		if err != nil {
 			return err
 		}
