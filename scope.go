@@ -67,13 +67,16 @@ func Visible(p Principal, s Scope, o *Object) bool {
 func (o *Object) Specificity() int {
 	n := 0
 	if o.Scope.Sandboxed() {
-		n += 16
+		n += 32
 	}
 	if o.TaskID != "" {
-		n += 8
+		n += 16
 	}
 	if o.SessionID != "" {
-		n += 4
+		n += 8
+	}
+	if o.PersonaID != "" {
+		n += 4 // a persona's claim is narrower than its user's global one
 	}
 	if o.UserID != "" {
 		n += 2

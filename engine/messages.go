@@ -68,6 +68,7 @@ func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []
 	err = e.inTx(ctx, "append messages", func(tx Tx, _ *txClock) error {
 		res = tenure.AppendResult{}
 		done := 0
+		var fresh []*tenure.Message
 		for c, more := first, true; more; c, more = <-chunks {
 			if c.err != nil {
 				return c.err
@@ -80,6 +81,7 @@ func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []
 				switch m := c.msgs[i].Message; {
 				case ok:
 					res.Appended++
+					fresh = append(fresh, m)
 				case sameMessage(&existing[i], m):
 					res.Skipped++
 				default:
@@ -97,7 +99,7 @@ func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []
 				progress(done)
 			}
 		}
-		return nil
+		return e.recordTurns(ctx, tx, p, fresh)
 	})
 	if err != nil {
 		return tenure.AppendResult{}, err

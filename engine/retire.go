@@ -190,6 +190,17 @@ func (e *Engine) EndSession(ctx context.Context, p tenure.Principal, sessionID s
 			}
 			n++
 		}
+		// The session's records end now, whichever thread they are in.
+		recs, err := tx.Sessions(ctx, p.TenantID, SessionFilter{Users: usersOf(s), Personas: []string{p.PersonaID}, SessionID: sessionID, Open: true})
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			r.EndedAt = &w.now
+			if err := tx.PutSession(ctx, r); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	return n, err
