@@ -471,4 +471,3 @@ func TestPersonaTable(t *testing.T) {
 }
 
 func errOf[T any](_ T, err error) error { return err }
-
