@@ -44,14 +44,14 @@ func (r *run) rank(ctx context.Context) (int, int, error) {
 		return in, 0, err
 	}
 	r.rankHistory()
-	latest := latestSessionSummaries(r.live())
 	for _, it := range r.live() {
 		r.assignTier(it)
-		if latest[it] || isSpine(it.obj.Object) {
-			// The user's summary spine, and the summary of the latest
-			// closed session of each thread: what the next session starts
-			// from.
-			it.tier = TierImportant
+		if isSpine(it.obj.Object) {
+			// The user's summary spine fills only the budget everything
+			// else leaves: it restates memories, which compete on their
+			// own. (The latest session summaries are always candidates
+			// too, ranked as summaries are: see stateTier.)
+			it.tier = TierMinimal
 		}
 		if it.tier == TierIrrelevant {
 			r.omit(it, OmitIrrelevant)
@@ -232,27 +232,6 @@ func (r *run) assignTier(it *item) {
 	default:
 		it.tier = TierMinimal
 	}
-}
-
-// latestSessionSummaries returns, of each thread, the live session summary
-// whose session ended last.
-func latestSessionSummaries(items []*item) map[*item]bool {
-	best := map[string]*item{}
-	for _, it := range items {
-		o := it.obj.Object
-		if !isSummary(o) || !strings.Contains(o.Key, "/session/") {
-			continue
-		}
-		thread, _ := objectThread(o)
-		if b := best[thread]; b == nil || o.ValidFrom.After(b.obj.ValidFrom) {
-			best[thread] = it
-		}
-	}
-	out := make(map[*item]bool, len(best))
-	for _, it := range best {
-		out[it] = true
-	}
-	return out
 }
 
 // stateTier ranks task state: pinned items are critical; decisions,

@@ -51,6 +51,7 @@ func (c *common) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.clearance, "clearance", "", "principal's clearance `level`")
 	fs.StringVar(&c.roles, "roles", "", "principal's `roles`, comma-separated")
 	fs.StringVar(&c.permissions, "permissions", "", "principal's `permissions`, comma-separated")
+	fs.StringVar(&c.persona, "persona", "", "the `persona` the principal acts as (with --server, for a key bound to none)")
 	fs.StringVar(&c.project, "project", "", "project `id` of the scope")
 	fs.StringVar(&c.session, "session", "", "session `id` of the scope")
 	fs.StringVar(&c.task, "task-id", "", "task `id` of the scope")
@@ -127,6 +128,7 @@ type backend interface {
 	snapshot.Store
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
 	Compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error)
+	tenure.SessionStore
 }
 
 var (
@@ -179,7 +181,7 @@ func (c *common) client(server string) *tenurehttp.Client {
 	if key == "" {
 		key = envKey()
 	}
-	return tenurehttp.NewClient(server, key, tenurehttp.ClientOptions{})
+	return tenurehttp.NewClient(server, key, tenurehttp.ClientOptions{Persona: c.persona})
 }
 
 // checkRemote refuses flags that mean nothing with --server: the server
@@ -308,6 +310,7 @@ type principalFlags struct {
 	principalFile                      string
 	tenant, user, authority, clearance string
 	roles, permissions                 string
+	persona                            string
 }
 
 // set reports whether the flag name was given.
@@ -344,6 +347,8 @@ func (c *principalFlags) overlayPrincipal(p tenure.Principal, extra func(name st
 			p.Roles = splitList(c.roles)
 		case "permissions":
 			p.Permissions = splitList(c.permissions)
+		case "persona":
+			p.PersonaID = c.persona
 		default:
 			if extra != nil {
 				extra(f.Name, &p)
