@@ -28,7 +28,7 @@ const (
 
 // Tools lists the tool names in the order they are registered.
 var Tools = []string{ToolRemember, ToolCompileContext, ToolRecall, ToolSupersede, ToolExpandStateItem, ToolHistory, ToolForget,
-	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory}
+	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory, ToolSessions}
 
 // Limits of tool inputs.
 const (
@@ -253,6 +253,7 @@ func (s *Server) addTools() {
 		}),
 	}, s.forget)
 	s.addSnapshotTools()
+	s.addSessionTools()
 }
 
 // addTool registers a tool whose arguments are validated against its
