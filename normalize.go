@@ -199,8 +199,8 @@ func (o *Object) ValidateWithin(max int) error {
 		name, v  string
 		required bool
 	}{{"object_id", o.ObjectID, false}, {"key", o.Key, false}, {"tenant_id", o.TenantID, true},
-		{"user_id", o.UserID, false}, {"project_id", o.ProjectID, false}, {"session_id", o.SessionID, false},
-		{"task_id", o.TaskID, false}, {"scope_id", o.ScopeID, false}, {"supersedes", o.Supersedes, false},
+		{"user_id", o.UserID, false}, {"persona_id", o.PersonaID, false}, {"project_id", o.ProjectID, false},
+		{"session_id", o.SessionID, false}, {"task_id", o.TaskID, false}, {"scope_id", o.ScopeID, false}, {"supersedes", o.Supersedes, false},
 		{"source", o.Source, false}, {"attribute", o.Attribute, false}} {
 		if err := checkID(f.name, f.v, f.required); err != nil {
 			return err

@@ -70,8 +70,13 @@ type Object struct {
 	SecurityClassification Classification  `json:"security_classification"`
 	PermissionScope        PermissionScope `json:"permission_scope"`
 
-	TenantID  string    `json:"tenant_id"`
-	UserID    string    `json:"user_id,omitempty"`
+	TenantID string `json:"tenant_id"`
+	UserID   string `json:"user_id,omitempty"`
+	// PersonaID, when set, makes the object persona-scoped: only
+	// principals acting as that persona may read it (see
+	// Principal.PersonaID). Empty (the default) is global: every persona
+	// reads it.
+	PersonaID string    `json:"persona_id,omitempty"`
 	ProjectID string    `json:"project_id,omitempty"`
 	SessionID string    `json:"session_id,omitempty"`
 	TaskID    string    `json:"task_id,omitempty"`

@@ -200,7 +200,10 @@ func (c *Compiler) newRun(req Request) (*run, error) {
 		return nil, err
 	}
 	h := c.opt.Hierarchy
-	p := req.Principal.WithDefaults(h)
+	p, err := req.Principal.WithDefaults(h).WithPersona(req.PersonaID)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.Validate(h); err != nil {
 		return nil, fmt.Errorf("principal: %w", err)
 	}

@@ -46,6 +46,13 @@ func (r *run) rank(ctx context.Context) (int, int, error) {
 	r.rankHistory()
 	for _, it := range r.live() {
 		r.assignTier(it)
+		if isSpine(it.obj.Object) {
+			// The user's summary spine fills only the budget everything
+			// else leaves: it restates memories, which compete on their
+			// own. (The latest session summaries are always candidates
+			// too, ranked as summaries are: see stateTier.)
+			it.tier = TierMinimal
+		}
 		if it.tier == TierIrrelevant {
 			r.omit(it, OmitIrrelevant)
 		}

@@ -185,6 +185,9 @@ func (w *writer) authorize(o *tenure.Object) error {
 	if o.UserID != "" && o.UserID != p.UserID && !p.HasPermission(tenure.PermAnyUser) {
 		return tenure.Errorf(tenure.CodeForbidden, "user_id", "principal %q may not write for user %q", p.UserID, o.UserID)
 	}
+	if o.PersonaID != "" && o.PersonaID != p.PersonaID {
+		return tenure.Errorf(tenure.CodeForbidden, "persona_id", "a principal writes persona-scoped objects only for its own persona")
+	}
 	if o.SecurityClassification.Rank() > p.Clearance.Rank() {
 		return tenure.Errorf(tenure.CodeForbidden, "security_classification", "%s is above the principal's clearance (%s)", o.SecurityClassification, p.Clearance)
 	}

@@ -75,7 +75,11 @@ func (o StateOptions) withDefaults() StateOptions {
 // scopedChannel is the watermark channel of a reader: a thread's messages
 // can be scoped to users and projects, so each scope reads at its own pace
 // and never skips messages another scope could not see.
-func scopedChannel(channel string, s tenure.Scope) string {
+func scopedChannel(channel string, p tenure.Principal, s tenure.Scope) string {
+	if p.PersonaID != "" {
+		// A persona reads only its own messages and the global ones.
+		return channel + ":" + s.UserID + ":" + s.ProjectID + ":@" + p.PersonaID
+	}
 	return channel + ":" + s.UserID + ":" + s.ProjectID
 }
 
@@ -116,7 +120,7 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 	if thread == "" {
 		return tenure.Errorf(tenure.CodeInvalid, "thread_id", "required")
 	}
-	msgs, wm, had, err := e.pending(ctx, p, s, thread, scopedChannel(StateChannel, s), opt.MaxMessages)
+	msgs, wm, had, err := e.pending(ctx, p, s, thread, scopedChannel(StateChannel, p, s), opt.MaxMessages)
 	if err != nil {
 		return err
 	}
@@ -156,14 +160,14 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 	if opt.EmbedTenant != nil && !opt.EmbedTenant(p.TenantID) {
 		opt.Embedder = nil
 	}
-	r := &stateRun{e: e, opt: opt, res: res, thread: thread, scope: s, msgs: indexMessages(msgs)}
+	r := &stateRun{e: e, opt: opt, res: res, thread: thread, scope: s, persona: p.PersonaID, msgs: indexMessages(msgs)}
 	cands, err := r.prepare(ctx, out.Items, existing)
 	if err != nil {
 		return err
 	}
 	last := msgs[len(msgs)-1]
 	return e.inTx(ctx, "extract state", func(tx Tx, clk *txClock) error {
-		if err := checkWatermark(ctx, tx, p.TenantID, thread, scopedChannel(StateChannel, s), wm, had); err != nil {
+		if err := checkWatermark(ctx, tx, p.TenantID, thread, scopedChannel(StateChannel, p, s), wm, had); err != nil {
 			return err
 		}
 		w := &writer{e: e, tx: tx, p: p, clk: clk}
@@ -178,7 +182,7 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 		if err := r.resolveSpeakers(ctx, w, msgs); err != nil {
 			return err
 		}
-		next := tenure.Watermark{ThreadID: thread, Channel: scopedChannel(StateChannel, s), CreatedAt: last.CreatedAt, MessageID: last.ID,
+		next := tenure.Watermark{ThreadID: thread, Channel: scopedChannel(StateChannel, p, s), CreatedAt: last.CreatedAt, MessageID: last.ID,
 			UpdatedAt: clk.next(e.now())}
 		res.Watermark = &next
 		return tx.SetWatermark(ctx, p.TenantID, next)
@@ -224,7 +228,10 @@ type stateRun struct {
 	res    *tenure.ExtractionResult
 	thread string
 	scope  tenure.Scope
-	msgs   map[string]*tenure.Message
+	// persona is the principal's persona: the commitments (actions) it
+	// extracts are persona-scoped, everything else is global.
+	persona string
+	msgs    map[string]*tenure.Message
 	// items are the thread's state objects by uid, updated as the run
 	// writes, so that later candidates see earlier ones.
 	items map[string]*stateEntry
@@ -397,7 +404,12 @@ func (r *stateRun) apply(ctx context.Context, w *writer, c stateCandidate) error
 
 // stateObject is the object a new state item rides on.
 func (r *stateRun) stateObject(it tenure.StateItem) tenure.Object {
+	persona := ""
+	if it.Type == tenure.StateAction {
+		persona = r.persona // a commitment is made to the persona
+	}
 	return tenure.Object{
+		PersonaID: persona,
 		Key:       StateKey(r.thread, it.UID),
 		Content:   it.Text,
 		Source:    "extraction",

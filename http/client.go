@@ -26,6 +26,9 @@ type ClientOptions struct {
 	HTTPClient *http.Client
 	// UserAgent is sent with every request (default "tenure-go").
 	UserAgent string
+	// Persona, when set, is sent with every request as the Tenure-Persona
+	// header: the persona a key bound to none acts as.
+	Persona string
 }
 
 // Client calls a Tenure server. It implements the same interfaces as the
@@ -46,6 +49,7 @@ type Client struct {
 	key     string
 	hc      *http.Client
 	ua      string
+	persona string
 }
 
 var (
@@ -60,7 +64,7 @@ var (
 // ("http://127.0.0.1:8080") authenticating with the API key secret. It
 // does no I/O; a bad URL is reported by every call.
 func NewClient(baseURL, key string, opt ClientOptions) *Client {
-	c := &Client{key: key, hc: opt.HTTPClient, ua: opt.UserAgent}
+	c := &Client{key: key, hc: opt.HTTPClient, ua: opt.UserAgent, persona: opt.Persona}
 	if c.hc == nil {
 		c.hc = &http.Client{Timeout: 2 * time.Minute}
 	}
@@ -386,6 +390,9 @@ func (c *Client) send(ctx context.Context, method, path string, q url.Values, in
 	req.Header.Set("Authorization", "Bearer "+c.key)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.ua)
+	if c.persona != "" {
+		req.Header.Set(PersonaHeader, c.persona)
+	}
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

@@ -235,6 +235,8 @@ func (s *Server) register() {
 	api("POST /v1/retire", s.retire)
 	api("GET /v1/resolutions", s.resolutions)
 	api("POST /v1/sessions/{id}/end", s.endSession)
+	api("GET /v1/sessions", s.listSessions)
+	api("GET /v1/session-state", s.sessionState)
 	api("POST /v1/messages", s.appendMessages)
 	api("GET /v1/messages", s.listMessages)
 	api("POST /v1/compile", s.compile)

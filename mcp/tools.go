@@ -29,7 +29,7 @@ const (
 // Tools lists the tool names in the order they are registered.
 var Tools = []string{ToolRemember, ToolCompileContext, ToolRecall, ToolSupersede, ToolExpandStateItem, ToolHistory, ToolForget,
 	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory,
-	ToolEntities, ToolEntityShow, ToolEntityResolve, ToolEntityMerge, ToolEntitySplit, ToolEntitySettle, ToolEntityUndo}
+	ToolEntities, ToolEntityShow, ToolEntityResolve, ToolEntityMerge, ToolEntitySplit, ToolEntitySettle, ToolEntityUndo, ToolSessions}
 
 // Limits of tool inputs.
 const (
@@ -255,6 +255,7 @@ func (s *Server) addTools() {
 	}, s.forget)
 	s.addSnapshotTools()
 	s.addEntityTools()
+	s.addSessionTools()
 }
 
 // addTool registers a tool whose arguments are validated against its

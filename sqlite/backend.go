@@ -170,7 +170,7 @@ func (b *backend) History(ctx context.Context, tenant, key string) ([]tenure.Obj
 			if err := json.Unmarshal([]byte(audience.String), &a); err != nil {
 				return nil, nil, fmt.Errorf("decode tombstone %s audience: %w", t.ObjectID, err)
 			}
-			t.Audience = &tenure.Object{TenantID: tenant, UserID: a.UserID, SecurityClassification: a.Classification,
+			t.Audience = &tenure.Object{TenantID: tenant, UserID: a.UserID, PersonaID: a.PersonaID, SecurityClassification: a.Classification,
 				PermissionScope: a.PermissionScope}
 		}
 		tombs = append(tombs, t)
@@ -487,6 +487,7 @@ func (t *writeTx) Touch(ctx context.Context, o *tenure.Object) error {
 // tombstoneAudience is what tombstones.audience holds (see migration 0009).
 type tombstoneAudience struct {
 	UserID          string                 `json:"user_id,omitempty"`
+	PersonaID       string                 `json:"persona_id,omitempty"`
 	Classification  tenure.Classification  `json:"security_classification"`
 	PermissionScope tenure.PermissionScope `json:"permission_scope"`
 }
@@ -494,7 +495,7 @@ type tombstoneAudience struct {
 func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone) error {
 	var audience any
 	if a := tb.Audience; a != nil {
-		b, err := json.Marshal(tombstoneAudience{UserID: a.UserID, Classification: a.SecurityClassification, PermissionScope: a.PermissionScope})
+		b, err := json.Marshal(tombstoneAudience{UserID: a.UserID, PersonaID: a.PersonaID, Classification: a.SecurityClassification, PermissionScope: a.PermissionScope})
 		if err != nil {
 			return err
 		}
