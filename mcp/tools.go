@@ -489,7 +489,7 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 // compile runs a compilation if the concurrency cap admits it, and
 // reports it to OnCompile.
 func (s *Server) compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error) {
-	release, err := s.opt.Compiles.Acquire()
+	release, err := s.opt.Compiles.Acquire(ctx)
 	if err != nil {
 		return compile.Envelope{}, compile.Trace{}, err
 	}
