@@ -16,6 +16,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/memory"
 	"github.com/tenure-dev/tenure/snapshot"
 )
 
@@ -485,4 +486,40 @@ func readQuery(r tenure.Read) url.Values {
 		q.Set("as_of_valid", r.AsOfValid.Format(time.RFC3339Nano))
 	}
 	return q
+}
+
+// Memories lists memories (GET /v1/memories); see memory.List.
+func (c *Client) Memories(ctx context.Context, q memory.Query) ([]tenure.Object, error) {
+	v := scopeQuery(q.Scope)
+	set(v, "type", string(q.Kind))
+	set(v, "entity", q.Entity)
+	if q.Archived {
+		v.Set("archived", "true")
+	}
+	if q.Limit != 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	var res MemoryList
+	err := c.do(ctx, "list memories", http.MethodGet, "/v1/memories", v, nil, &res)
+	return res.Memories, err
+}
+
+// SetPinned pins or unpins a memory (POST /v1/memories/{id}/pin or
+// /unpin); see memory.SetPinned.
+func (c *Client) SetPinned(ctx context.Context, id string, pinned bool) (tenure.WriteResult, error) {
+	action := "/unpin"
+	if pinned {
+		action = "/pin"
+	}
+	var res tenure.WriteResult
+	err := c.do(ctx, "pin memory", http.MethodPost, "/v1/memories/"+url.PathEscape(id)+action, nil, nil, &res)
+	return res, err
+}
+
+// SetImportance sets a memory's importance (PUT
+// /v1/memories/{id}/importance); see memory.SetImportance.
+func (c *Client) SetImportance(ctx context.Context, id string, n int) (tenure.WriteResult, error) {
+	var res tenure.WriteResult
+	err := c.do(ctx, "set importance", http.MethodPut, "/v1/memories/"+url.PathEscape(id)+"/importance", nil, ImportanceRequest{Importance: &n}, &res)
+	return res, err
 }

@@ -28,7 +28,8 @@ const (
 
 // Tools lists the tool names in the order they are registered.
 var Tools = []string{ToolRemember, ToolCompileContext, ToolRecall, ToolSupersede, ToolExpandStateItem, ToolHistory, ToolForget,
-	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory}
+	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory,
+	ToolMemoriesList, ToolMemoryPin, ToolMemorySetImportance}
 
 // Limits of tool inputs.
 const (
@@ -253,6 +254,7 @@ func (s *Server) addTools() {
 		}),
 	}, s.forget)
 	s.addSnapshotTools()
+	s.addMemoryTools()
 }
 
 // addTool registers a tool whose arguments are validated against its
