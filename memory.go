@@ -443,3 +443,18 @@ func (o *Object) MemoryActivity() time.Time {
 	}
 	return t
 }
+
+// FoundationRank places a memory in the foundation set every compilation
+// considers: 2 when pinned, 1 with importance 3 (core identity), 0 for
+// any other object.
+func (o *Object) FoundationRank() int {
+	switch m := o.Memory; {
+	case m == nil:
+		return 0
+	case m.Pinned:
+		return 2
+	case m.Level() == ImportanceCritical:
+		return 1
+	}
+	return 0
+}
