@@ -206,6 +206,10 @@ type run struct {
 	// the largest count (the frequency signal of memory ranking).
 	freq    map[string]int
 	freqTop int
+	// mentioned lists the entities the query names; cards the entity
+	// cards of the memory section, its first blocks.
+	mentioned []string
+	cards     []EntityCard
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {

@@ -24,6 +24,9 @@ func (r *run) emit(context.Context) (int, int, error) {
 		if pl.kind == SectionWorkflow {
 			r.traceWorkflow(pl)
 		}
+		if pl.kind == SectionMemory {
+			r.traceCards(pl)
+		}
 		r.trace.Sections = append(r.trace.Sections, SectionTrace{Kind: pl.kind, Allocated: pl.allocated,
 			Tokens: pl.tokens, Items: len(pl.packed), Truncated: pl.truncated && len(pl.blocks) > 0})
 		if pl.text == "" {

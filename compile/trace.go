@@ -99,6 +99,9 @@ type Trace struct {
 	// Workflow says what of the request's workflow snapshot the envelope
 	// holds (with Request.WorkflowID).
 	Workflow *WorkflowTrace `json:"workflow,omitempty"`
+	// EntityCards lists the entity cards built for the memory section:
+	// which were added and which dropped for budget.
+	EntityCards []EntityCard `json:"entity_cards,omitempty"`
 
 	Retrieval RetrievalMeta  `json:"retrieval_metadata"`
 	Cache     CacheMeta      `json:"cache_metadata"`
