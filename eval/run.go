@@ -44,7 +44,7 @@ type Options struct {
 const StateSystem = "tenure+state"
 
 // StateAblations are the memory-ranking ablations of StateSystem, run
-// with Variants when there is an extractor: memories ranked by
+// beside it whenever there is an extractor: memories ranked by
 // similarity alone (no recency, no frequency), and without the
 // foundation set and the fill of free budget.
 var StateAblations = []struct {
@@ -171,10 +171,8 @@ func RunLoCoMo(ctx context.Context, convs []Conversation, opt Options) (*Report,
 	}
 	if opt.Extractor != nil {
 		rep.Systems = append(rep.Systems, StateSystem)
-		if len(opt.Variants) > 0 {
-			for _, a := range StateAblations {
-				rep.Systems = append(rep.Systems, a.Name)
-			}
+		for _, a := range StateAblations {
+			rep.Systems = append(rep.Systems, a.Name)
 		}
 		rep.Extraction = &ExtractionStats{}
 	}
@@ -268,11 +266,9 @@ func runConversation(ctx context.Context, conv Conversation, opt Options, varian
 		rep.Extraction.ingestSeconds += ingest.Seconds()
 		systems = append(systems, TenureSystem{Label: StateSystem, Compiler: compile.New(st, compile.Options{}),
 			Principal: evalPrincipal, Tokenizer: opt.Tokenizer})
-		if len(opt.Variants) > 0 {
-			for _, a := range StateAblations {
-				systems = append(systems, TenureSystem{Label: a.Name, Compiler: compile.New(st, compile.Options{MemoryRanking: &a.Ranking}),
-					Principal: evalPrincipal, Tokenizer: opt.Tokenizer})
-			}
+		for _, a := range StateAblations {
+			systems = append(systems, TenureSystem{Label: a.Name, Compiler: compile.New(st, compile.Options{MemoryRanking: &a.Ranking}),
+				Principal: evalPrincipal, Tokenizer: opt.Tokenizer})
 		}
 	}
 	systems = append(systems, NewRecency(counter, msgs), NewBM25(counter, msgs))
