@@ -99,6 +99,8 @@ func TestMemoryFixtureAblation(t *testing.T) {
 				}
 				if strings.Contains(env.Text(), q.want) {
 					found[sys.name][b]++
+				} else if sys.name == "default" && b == budgets[len(budgets)-1] {
+					t.Logf("default @%d misses %q", b, q.q)
 				}
 			}
 			fmt.Fprintf(&table, " %2d/%-2d", found[sys.name][b], len(fixtureQuestions))
