@@ -103,6 +103,7 @@ func (o *Object) ApplyDefaults(now time.Time) {
 	if o.Tier == "" {
 		o.Tier = TierHot
 	}
+	o.applyMemoryDefaults()
 	if o.CanonicalEntityIDs == nil {
 		o.CanonicalEntityIDs = []string{}
 	}
@@ -237,6 +238,9 @@ func (o *Object) ValidateWithin(max int) error {
 		if err := o.StateItem.Validate(); err != nil {
 			return err
 		}
+	}
+	if err := o.validateMemory(); err != nil {
+		return err
 	}
 	if err := o.validateTimes(); err != nil {
 		return err

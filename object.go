@@ -128,6 +128,9 @@ type Object struct {
 
 	// StateItem is set on objects that carry structured conversation state.
 	StateItem *StateItem `json:"state_item,omitempty"`
+	// Memory is set on objects that are memories of the memory model
+	// (profile, people and project facts; see Memory).
+	Memory *Memory `json:"memory,omitempty"`
 
 	// WrittenBy and AuthorAuthority record the principal that wrote this
 	// version and its rank (set by the store).
@@ -223,6 +226,13 @@ func (o Object) Clone() Object {
 		si.Refs = cloneStrings(si.Refs)
 		si.SupersessionEvidence = clonePtr(si.SupersessionEvidence)
 		c.StateItem = &si
+	}
+	if o.Memory != nil {
+		m := *o.Memory
+		m.EntityRefs = cloneStrings(m.EntityRefs)
+		m.FoldedFrom = cloneStrings(m.FoldedFrom)
+		m.Importance = clonePtr(m.Importance)
+		c.Memory = &m
 	}
 	return c
 }

@@ -123,6 +123,7 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 	// The subunits of a document share its why_it_matters: it is matched
 	// once per object, not analyzed again for every subunit.
 	whyMatch := map[*tenure.Object]bool{}
+	r.freq, r.freqTop = memoryFrequency(ranked)
 	for i, it := range ranked {
 		if top > 0 {
 			it.lex = raw[i] / top
@@ -138,7 +139,7 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 				whyMatch[it.obj.Object] = m
 			}
 			if !m {
-				it.score = 0
+				it.score, it.noFill = 0, true
 			}
 		}
 	}
@@ -193,6 +194,10 @@ func (r *run) score(it *item) {
 		rel = 0
 	}
 	o := &it.obj
+	if o.Memory != nil && it.section == SectionMemory {
+		it.score = r.blend(it, rel)
+		return
+	}
 	age := r.at.Sub(o.LastConfirmed).Hours() / 24
 	it.rec = math.Exp(-math.Max(0, age) / recencyDays)
 	auth := float64(tenure.LevelRetrieved-o.Level()) / tenure.LevelRetrieved
@@ -222,7 +227,7 @@ func (r *run) assignTier(it *item) {
 	case o.Layer == tenure.LayerEnvironment:
 		it.tier = TierImportant
 	case it.score <= 0:
-		it.tier = TierIrrelevant
+		it.tier = r.fillTier(it)
 	case o.IsConstraint && o.Level() <= tenure.LevelUser && r.promotable(o.Object):
 		it.tier = TierCritical
 	case it.score >= importantScore:

@@ -211,9 +211,13 @@ type VersionQuery struct {
 // return only those too, unless Withheld is set (a compilation whose
 // trace lists what its gates withheld).
 type CandidateFilter struct {
-	Words        []string
-	Limit        int
-	Recent       int
+	Words  []string
+	Limit  int
+	Recent int
+	// Foundation is how many foundation memories (pinned, then of
+	// importance 3, newest first; tenure.Object.FoundationRank) to add
+	// within Scope and MaxClassRank, whatever the words.
+	Foundation   int
 	AsOfTx       *time.Time
 	Scope        tenure.Scope
 	MaxClassRank int

@@ -8,6 +8,10 @@ import (
 	"github.com/tenure-dev/tenure/retrieve"
 )
 
+// FoundationMemories is how many foundation memories (pinned, then of
+// importance 3) every compilation considers, whatever its query.
+const FoundationMemories = 20
+
 // Candidates returns the objects a context compilation should consider
 // (it implements compile.Source): only objects the principal may read in
 // the scope, so that neither the candidates nor anything computed from
@@ -29,7 +33,7 @@ func (e *Engine) Candidates(ctx context.Context, q tenure.CandidateQuery) ([]ten
 	if limit <= 0 {
 		limit = 200
 	}
-	objs, err := e.b.Candidates(ctx, p.TenantID, CandidateFilter{Words: words, Limit: limit, Recent: limit / 4,
+	objs, err := e.b.Candidates(ctx, p.TenantID, CandidateFilter{Words: words, Limit: limit, Recent: limit / 4, Foundation: FoundationMemories,
 		AsOfTx: q.AsOfTx, Scope: s, MaxClassRank: p.Clearance.Rank(),
 		Keep: func(o *tenure.Object) bool { return tenure.Visible(p, s, o) }, Withheld: p.HasPermission(tenure.PermTraceFull)})
 	if err == nil && q.AsOfTx == nil {

@@ -95,7 +95,7 @@ func (e *Engine) UpdateSpine(ctx context.Context, p tenure.Principal, w summariz
 // actions and risks and the open loops of session summaries (OPEN_LOOPS).
 func (e *Engine) spineNotes(ctx context.Context, p tenure.Principal, sc tenure.Scope) (summarize.Spine, error) {
 	var n summarize.Spine
-	self := map[string]bool{"person:" + slug(sc.UserID): true, "person:user": true, "person:i": true, "person:me": true}
+	self := map[string]bool{"person:" + tenure.EntitySlug(sc.UserID): true, "person:user": true, "person:i": true, "person:me": true}
 	for _, prefix := range []string{"profile/", "state/", "summary/"} {
 		objs, err := e.List(ctx, p, tenure.Filter{KeyPrefix: prefix, Status: tenure.StatusActive, Limit: 10_000})
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/entity"
+	"github.com/tenure-dev/tenure/memory"
 	"github.com/tenure-dev/tenure/snapshot"
 )
 
@@ -574,4 +575,40 @@ func (c *Client) UndoEntityOp(ctx context.Context, _ tenure.Principal, opID stri
 	var ch entity.Change
 	err := c.do(ctx, "undo entity operation", http.MethodPost, "/v1/entities/undo", nil, UndoRequest{OpID: opID}, &ch)
 	return ch, err
+}
+
+// Memories lists memories (GET /v1/memories); see memory.List.
+func (c *Client) Memories(ctx context.Context, q memory.Query) ([]tenure.Object, error) {
+	v := scopeQuery(q.Scope)
+	set(v, "type", string(q.Kind))
+	set(v, "entity", q.Entity)
+	if q.Archived {
+		v.Set("archived", "true")
+	}
+	if q.Limit != 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	var res MemoryList
+	err := c.do(ctx, "list memories", http.MethodGet, "/v1/memories", v, nil, &res)
+	return res.Memories, err
+}
+
+// SetPinned pins or unpins a memory (POST /v1/memories/{id}/pin or
+// /unpin); see memory.SetPinned.
+func (c *Client) SetPinned(ctx context.Context, id string, pinned bool) (tenure.WriteResult, error) {
+	action := "/unpin"
+	if pinned {
+		action = "/pin"
+	}
+	var res tenure.WriteResult
+	err := c.do(ctx, "pin memory", http.MethodPost, "/v1/memories/"+url.PathEscape(id)+action, nil, nil, &res)
+	return res, err
+}
+
+// SetImportance sets a memory's importance (PUT
+// /v1/memories/{id}/importance); see memory.SetImportance.
+func (c *Client) SetImportance(ctx context.Context, id string, n int) (tenure.WriteResult, error) {
+	var res tenure.WriteResult
+	err := c.do(ctx, "set importance", http.MethodPut, "/v1/memories/"+url.PathEscape(id)+"/importance", nil, ImportanceRequest{Importance: &n}, &res)
+	return res, err
 }

@@ -29,7 +29,8 @@ const (
 // Tools lists the tool names in the order they are registered.
 var Tools = []string{ToolRemember, ToolCompileContext, ToolRecall, ToolSupersede, ToolExpandStateItem, ToolHistory, ToolForget,
 	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory,
-	ToolEntities, ToolEntityShow, ToolEntityResolve, ToolEntityMerge, ToolEntitySplit, ToolEntitySettle, ToolEntityUndo, ToolSessions}
+	ToolEntities, ToolEntityShow, ToolEntityResolve, ToolEntityMerge, ToolEntitySplit, ToolEntitySettle, ToolEntityUndo, ToolSessions,
+	ToolMemoriesList, ToolMemoryPin, ToolMemorySetImportance}
 
 // Limits of tool inputs.
 const (
@@ -256,6 +257,7 @@ func (s *Server) addTools() {
 	s.addSnapshotTools()
 	s.addEntityTools()
 	s.addSessionTools()
+	s.addMemoryTools()
 }
 
 // addTool registers a tool whose arguments are validated against its

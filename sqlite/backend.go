@@ -423,11 +423,11 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 		always = 1
 	}
 	res, err := t.tx.ExecContext(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
-		session_id, user_id, project_id, task_id, sandbox_id, class_rank, always,
+		session_id, user_id, project_id, task_id, sandbox_id, class_rank, always, memory_rank,
 		valid_from, valid_until, has_decay, tx_start, tx_end, body)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
 		o.TenantID, o.ObjectID, o.Version, o.Key, o.Layer, o.ObjectType, o.Scope, o.Status,
-		o.SessionID, o.UserID, o.ProjectID, o.TaskID, sandbox, o.SecurityClassification.Rank(), always,
+		o.SessionID, o.UserID, o.ProjectID, o.TaskID, sandbox, o.SecurityClassification.Rank(), always, o.FoundationRank(),
 		nanos(o.ValidFrom), nullNanos(o.ValidUntil), hasDecay, nanos(o.TxStart), string(body))
 	if err != nil {
 		return fmt.Errorf("insert object %s v%d: %w", o.ObjectID, o.Version, err)

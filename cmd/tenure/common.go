@@ -12,6 +12,7 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/entity"
 	tenurehttp "github.com/tenure-dev/tenure/http"
+	"github.com/tenure-dev/tenure/memory"
 	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/sqlite"
 )
@@ -168,6 +169,13 @@ func (c *common) withBackendOptions(ctx context.Context, sopt sqlite.Options, co
 	server := c.serverURL()
 	if server == "" {
 		return c.withStoreOptions(ctx, sopt, func(st *sqlite.Store) error {
+			// A local compile records the memories it used before the
+			// store closes.
+			uses := memory.NewUseTracker(st, memory.UseTrackerOptions{})
+			defer uses.Close()
+			if copt.Uses == nil {
+				copt.Uses = uses
+			}
 			return fn(localBackend{Store: st, compiler: compile.New(st, copt)})
 		})
 	}

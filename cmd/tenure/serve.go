@@ -21,6 +21,7 @@ import (
 	"github.com/tenure-dev/tenure/extract"
 	tenurehttp "github.com/tenure-dev/tenure/http"
 	"github.com/tenure-dev/tenure/mcp"
+	"github.com/tenure-dev/tenure/memory"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/summarize"
 	"github.com/tenure-dev/tenure/web"
@@ -220,8 +221,13 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err := bootstrapKey(ctx, st, sio.err); err != nil {
 		return err
 	}
+	// Compilations report the memories they include; their use counts
+	// are written in batches, off the compilations' path.
+	uses := memory.NewUseTracker(st, memory.UseTrackerOptions{Logger: log})
+	uses.Start()
+	defer uses.Close()
 	// One compiler and one compile cap for the API and MCP.
-	comp := compile.New(st, c.embed.compileOptions(compile.Options{Logger: log, Limits: c.limits.compileLimits()}))
+	comp := compile.New(st, c.embed.compileOptions(compile.Options{Logger: log, Limits: c.limits.compileLimits(), Uses: uses}))
 	compiles := admit.New("compilations", c.limits.compiles).WithQueue(4*c.limits.compiles, c.limits.queueWait)
 	// MCP appends digest like POST /v1/messages, through the server's
 	// background digester, and MCP compilations are recorded like POST
