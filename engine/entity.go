@@ -330,10 +330,9 @@ func (e *Engine) UndoEntityOp(ctx context.Context, p tenure.Principal, opID stri
 			if err != nil {
 				return err
 			}
-			if ok {
-				_, err = readRegistries(p, op.UserID)
-			}
-			if !ok || err != nil || (op.UserID != "" && op.UserID != p.UserID && !p.HasPermission(tenure.PermAnyUser)) {
+			// Another user's operation, like another tenant's, does not
+			// exist for the principal.
+			if !ok || (op.UserID != "" && op.UserID != p.UserID && !p.HasPermission(tenure.PermAnyUser)) {
 				return tenure.Errorf(tenure.CodeNotFound, "op_id", "no entity operation %q", opID)
 			}
 			if err := mayCurate(p, op.UserID); err != nil {
@@ -532,7 +531,9 @@ func (w *writer) resolveEntities(ctx context.Context, o *tenure.Object) error {
 		if err != nil {
 			continue
 		}
-		if m.Type != entity.Other || !strings.Contains(id, ":") {
+		// An id in slug form ("person:john_doe") shows as "John Doe"; a
+		// surface form ("person:Dr. Lena Ortiz") as written.
+		if strings.Contains(m.Name, "_") || m.Name == strings.ToLower(m.Name) {
 			m.Name = entity.Label(entity.KeySlug(m.Key))
 		}
 		if _, err := w.resolve(ctx, o.TenantID, o.UserID, m); err != nil {

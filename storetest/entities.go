@@ -252,6 +252,15 @@ func testEntityAttributeConflict(t *testing.T, f EntityFactory) {
 	if r := e.put(entAlice, entFact("office", "office: Paris", "person:sam", "office", day(5))); len(r.Changes) != 1 || r.Changes[0].Reason != tenure.ReasonAuthority {
 		t.Errorf("authority: %+v", r.Changes)
 	}
+	// Then source trust: same level and valid time, the better source wins.
+	weak := entFact("sam.phone", "phone: 555-0100", "person:sam", "phone", day(7))
+	weak.SourceAuthority = tenure.Ptr(0.3)
+	e.put(entAlice, weak)
+	strong := entFact("phone", "phone: 555-0199", "person:sam", "phone", day(7))
+	strong.SourceAuthority = tenure.Ptr(0.9)
+	if r := e.put(entAlice, strong); len(r.Changes) != 1 || r.Changes[0].Reason != tenure.ReasonSourceTrust {
+		t.Errorf("source trust: %+v", r.Changes)
+	}
 	// Claims about a pending name compete once it is linked.
 	e.put(entAlice, entFact("m1", "Makesh lives in Pune", "person:makesh", "city", day(1)))
 	e.put(entAlice, entFact("m2", "Mukesh lives in Mumbai", "person:mukesh", "city", day(2)))
