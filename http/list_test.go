@@ -247,3 +247,40 @@ func TestListInvalid(t *testing.T) {
 		t.Errorf("valid listing: %d %s", r.status, r.body)
 	}
 }
+
+// TestListScanBound checks that a listing whose pages end at the server's
+// scan bound (5,000 stored objects) before they fill still lists every
+// visible object: the client follows next, and List answers what the
+// embedded engine's List does.
+func TestListScanBound(t *testing.T) {
+	e := newListEnv(t)
+	hidden := make([]tenure.Object, 6000)
+	for i := range hidden {
+		hidden[i] = tenure.Object{Key: fmt.Sprintf("carol.bulk%d", i), Value: []byte(`"c"`),
+			PermissionScope: tenure.PermissionScope{AllowRoles: []string{"finance"}}}
+	}
+	if _, err := e.store.PutBatch(e.ctx, carolP, hidden); err != nil {
+		t.Fatal(err)
+	}
+	w, err := e.store.Put(e.ctx, aliceP, tenure.Object{Key: "alice.last", Value: []byte(`"l"`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.client(e.alice)
+	f := tenure.Filter{Limit: len(e.visible) + 1}
+	pg, err := c.ListPage(e.ctx, aliceP, f)
+	if err != nil || pg.Next == "" || len(pg.Objects) >= f.Limit {
+		t.Fatalf("first page: %d objects, next %q, %v; want a page cut by the scan bound", len(pg.Objects), pg.Next, err)
+	}
+	got, err := c.List(e.ctx, aliceP, f)
+	want, werr := e.store.List(e.ctx, aliceP, f)
+	if err != nil || werr != nil {
+		t.Fatalf("List: remote %v, embedded %v", err, werr)
+	}
+	if d := cmp.Diff(ids(want), ids(got)); d != "" {
+		t.Errorf("List ids (-embedded +remote):\n%s", d)
+	}
+	if len(got) != f.Limit || got[len(got)-1].ObjectID != w.Object.ObjectID {
+		t.Errorf("List: %d objects, want %d ending with alice.last", len(got), f.Limit)
+	}
+}
