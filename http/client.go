@@ -124,32 +124,68 @@ func (c *Client) History(ctx context.Context, _ tenure.Principal, key string, s 
 	return h, err
 }
 
-// List implements tenure.Reader (GET /v1/objects).
-// GET /v1/objects has no author, time or cursor filters (the web
-// inspector's listing, Engine.ListPage, has): a filter using them is
-// refused rather than silently widened.
-func (c *Client) List(ctx context.Context, _ tenure.Principal, f tenure.Filter) ([]tenure.Object, error) {
-	for _, x := range []struct {
-		field string
-		set   bool
-	}{{"author", f.Author != ""}, {"valid_at", f.ValidAt != nil}, {"tx_from", f.TxFrom != nil}, {"tx_until", f.TxUntil != nil},
-		{"newest", f.Newest}, {"cursor", f.Cursor != ""}} {
-		if x.set {
-			return nil, fmt.Errorf("list: %w", tenure.Errorf(tenure.CodeInvalid, x.field, "not supported by GET /v1/objects"))
-		}
+// List implements tenure.Reader (GET /v1/objects): the first f.Limit
+// (default 100) matching objects from f.Cursor on, following the pages'
+// cursors as far as it takes to fill the limit, as the embedded engine's
+// List does.
+func (c *Client) List(ctx context.Context, p tenure.Principal, f tenure.Filter) ([]tenure.Object, error) {
+	limit := f.Limit
+	if limit == 0 {
+		limit = 100
 	}
+	out := []tenure.Object{}
+	for {
+		f.Limit = limit - len(out)
+		pg, err := c.listPage(ctx, "list", f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pg.Objects...)
+		if pg.Next == "" || len(out) >= limit {
+			return out, nil
+		}
+		f.Cursor = pg.Next
+	}
+}
+
+// ListPage returns one page of a listing (GET /v1/objects): its Next is
+// the cursor of the following page, empty on the last one. Errors:
+// CodeInvalid.
+func (c *Client) ListPage(ctx context.Context, _ tenure.Principal, f tenure.Filter) (tenure.Page, error) {
+	return c.listPage(ctx, "list page", f)
+}
+
+func (c *Client) listPage(ctx context.Context, op string, f tenure.Filter) (tenure.Page, error) {
 	q := scopeQuery(f.Scope)
 	set(q, "layer", string(f.Layer))
 	set(q, "scope_kind", string(f.ScopeKind))
 	set(q, "status", string(f.Status))
 	set(q, "object_type", string(f.ObjectType))
 	set(q, "key_prefix", f.KeyPrefix)
+	set(q, "author", f.Author)
+	for _, t := range []struct {
+		name string
+		at   *time.Time
+	}{{"valid_at", f.ValidAt}, {"tx_from", f.TxFrom}, {"tx_until", f.TxUntil}} {
+		if t.at != nil {
+			q.Set(t.name, t.at.Format(time.RFC3339Nano))
+		}
+	}
+	if f.Newest {
+		q.Set("newest", "true")
+	}
+	set(q, "cursor", f.Cursor)
 	if f.Limit != 0 {
 		q.Set("limit", strconv.Itoa(f.Limit))
 	}
 	var res ObjectList
-	err := c.do(ctx, "list", http.MethodGet, "/v1/objects", q, nil, &res)
-	return res.Objects, err
+	if err := c.do(ctx, op, http.MethodGet, "/v1/objects", q, nil, &res); err != nil {
+		return tenure.Page{}, err
+	}
+	if res.Objects == nil {
+		res.Objects = []tenure.Object{}
+	}
+	return tenure.Page{Objects: res.Objects, Next: res.Next}, nil
 }
 
 // Retire implements tenure.Retirer (POST /v1/retire).

@@ -259,10 +259,6 @@ func TestClientErrors(t *testing.T) {
 		_, err := e.client("tk_wrong").List(e.ctx, tenure.Principal{}, tenure.Filter{})
 		wantError(t, err, tenure.CodeUnauthenticated, "Authorization")
 	})
-	t.Run("ErrListFilterNotOverHTTP", func(t *testing.T) {
-		_, err := e.client(e.alice).List(e.ctx, tenure.Principal{}, tenure.Filter{Author: "alice"})
-		wantError(t, err, tenure.CodeInvalid, "author")
-	})
 }
 
 func ptr[T any](v T) *T { return &v }

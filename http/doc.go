@@ -25,8 +25,10 @@
 //	POST /v1/objects              write one object (tenure.Object → tenure.WriteResult);
 //	                              a correction is a write with "supersedes"
 //	POST /v1/objects/batch        write objects all or nothing ({"objects": [...]})
-//	GET  /v1/objects              list the latest versions (layer, scope_kind, status,
-//	                              object_type, key_prefix, limit, scope parameters)
+//	GET  /v1/objects              one page of the latest versions (layer, scope_kind,
+//	                              status, object_type, key_prefix, author, valid_at,
+//	                              tx_from, tx_until, newest, cursor, limit, scope
+//	                              parameters); "next" is the following page's cursor
 //	GET  /v1/objects/{id}         one object (as_of_tx, as_of_valid, scope parameters)
 //	GET  /v1/values/{key}         the current value of a key (same parameters)
 //	GET  /v1/history/{key}        every version of a key and its supersession chain

@@ -108,7 +108,9 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request, p tenure.Princi
 
 func (s *Server) listObjects(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
 	q := newQuery(r)
-	f := tenure.Filter{Scope: q.scope(), KeyPrefix: q.str("key_prefix"), Limit: q.int("limit")}
+	f := tenure.Filter{Scope: q.scope(), KeyPrefix: q.str("key_prefix"), Author: q.str("author"),
+		ValidAt: q.time("valid_at"), TxFrom: q.time("tx_from"), TxUntil: q.time("tx_until"),
+		Newest: q.bool("newest", false), Cursor: q.str("cursor"), Limit: q.int("limit")}
 	var err error
 	vocab := []struct {
 		name string
@@ -139,12 +141,12 @@ func (s *Server) listObjects(w http.ResponseWriter, r *http.Request, p tenure.Pr
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	var objs []tenure.Object
-	err = s.metrics.op("list", func() (err error) { objs, err = s.store.List(r.Context(), p, f); return })
-	if objs == nil {
-		objs = []tenure.Object{}
+	var pg tenure.Page
+	err = s.metrics.op("list", func() (err error) { pg, err = s.store.ListPage(r.Context(), p, f); return })
+	if pg.Objects == nil {
+		pg.Objects = []tenure.Object{}
 	}
-	return ObjectList{Objects: objs}, err
+	return ObjectList{Objects: pg.Objects, Next: pg.Next}, err
 }
 
 func (s *Server) retire(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {

@@ -110,7 +110,13 @@ var (
 		apiParam{"status", "string", "only objects with this status (default: every status)", strs(tenure.Statuses)},
 		apiParam{"object_type", "string", "only objects of this type", strs(tenure.ObjectTypes)},
 		apiParam{"key_prefix", "string", "only keys starting with this prefix", nil},
-		apiParam{"limit", "integer", "at most this many objects (default 100, at most 10000)", nil})
+		apiParam{"author", "string", "only objects written by this principal (written_by)", nil},
+		apiParam{"valid_at", "date-time", "only objects whose valid time covers this time, true then (RFC 3339)", nil},
+		apiParam{"tx_from", "date-time", "only objects whose latest version was stored at or after this time (RFC 3339)", nil},
+		apiParam{"tx_until", "date-time", "only objects whose latest version was stored before this time (RFC 3339)", nil},
+		apiParam{"newest", "boolean", "the most recently stored objects first (default false: the oldest first)", nil},
+		apiParam{"cursor", "string", "continue the listing where the page that returned it as next stopped, with the same filters (default: from the beginning)", nil},
+		apiParam{"limit", "integer", "at most this many objects on the page (default 100, at most 10000)", nil})
 	messageParams = append(slices.Clone(scopeParams),
 		apiParam{"thread_id", "string", "the thread (required)", nil},
 		apiParam{"after_id", "string", "only messages after this one: a watermark for incremental reads", nil},
@@ -137,7 +143,7 @@ var apiOps = []apiOp{
 	{method: "POST", path: "/v1/objects/batch", summary: "Write objects in one transaction, all or nothing; error fields are objects[i].field.",
 		body: tenurehttp.BatchRequest{}, resp: tenurehttp.BatchResponse{},
 		errs: errsOf("forbidden", writeDenied, "not_found", notVisible, "conflict", writeConflict, "too_large", "")},
-	{method: "GET", path: "/v1/objects", summary: "The latest versions of the objects matching the filters, visible to the caller.", query: listParams, resp: tenurehttp.ObjectList{},
+	{method: "GET", path: "/v1/objects", summary: "One page of the latest versions of the objects matching the filters, visible to the caller. next, when present, is the cursor of the following page: pass it back as cursor with the same filters; it is absent on the last page. A page may hold fewer objects than limit and still have a next one (a page scans at most 5,000 stored objects), so follow next until it is absent.", query: listParams, resp: tenurehttp.ObjectList{},
 		errs: errsOf("forbidden", notAnyUser)},
 	{method: "GET", path: "/v1/objects/{id}", summary: "One object by id: the latest version, or the one selected by the as-of times. Objects the caller may not see are 404 like missing ones.",
 		query: readParams, resp: tenure.Object{},

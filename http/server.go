@@ -28,6 +28,10 @@ type Store interface {
 	tenure.MessageStore
 	snapshot.Store
 	entity.Registry
+	// ListPage returns one page of the latest versions matching f visible
+	// to p, from f.Cursor on; the page's Next continues it. Errors:
+	// CodeInvalid.
+	ListPage(ctx context.Context, p tenure.Principal, f tenure.Filter) (tenure.Page, error)
 	// Expand returns a state item and the messages it came from. Errors:
 	// CodeInvalid, CodeNotFound, CodeConflict.
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)

@@ -30,9 +30,14 @@ type BatchResponse struct {
 	Results []tenure.WriteResult `json:"results"`
 }
 
-// ObjectList is the body of GET /v1/objects.
+// ObjectList is the body of GET /v1/objects: one page of the listing.
+// Next, when set, is the cursor of the next page (pass it back as the
+// cursor parameter with the same filters); it is absent on the last page.
+// A page may hold fewer objects than the limit and still have a next one:
+// a page scans at most 5,000 stored objects (see engine.Engine.ListPage).
 type ObjectList struct {
 	Objects []tenure.Object `json:"objects"`
+	Next    string          `json:"next,omitempty"`
 }
 
 // ResolutionList is the body of GET /v1/resolutions.

@@ -132,6 +132,8 @@ type backend interface {
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
 	Compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error)
 	tenure.SessionStore
+	// ListPage returns one page of a listing. Errors: CodeInvalid.
+	ListPage(ctx context.Context, p tenure.Principal, f tenure.Filter) (tenure.Page, error)
 }
 
 var (

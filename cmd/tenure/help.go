@@ -88,7 +88,7 @@ alone keeps the owner's clearance: add "--clearance restricted" to read as
 an intern would. Permissions are the exception: with --user or --authority
 the owner's permissions are dropped unless --permissions gives them.
 
-Times (--as-of-tx, --as-of-valid) are RFC 3339 (2025-01-31T09:00:00Z) or a
+Times (--as-of-tx, --as-of-valid, --valid-at, --tx-from, --tx-until) are RFC 3339 (2025-01-31T09:00:00Z) or a
 date (2025-01-31, meaning midnight UTC).
 `, localUser, tenure.DefaultTenant, tenure.DefaultHierarchy.Top(), strings.Join(tenure.DefaultHierarchy.Ranks, " > "),
 	tenure.HighlyRestricted, strings.Join(ownerPermissions, ","), tenure.DefaultTenant, tenure.Public, tenure.DefaultHierarchy.Lowest())
