@@ -42,7 +42,10 @@ type CurateReport struct {
 	At       time.Time `json:"at"`
 	DryRun   bool      `json:"dry_run,omitempty"`
 	Memories int       `json:"memories"`
-	Folds    []Fold    `json:"folds"`
+	// Active is the number of memories left active by the run (would be,
+	// in a dry run): Memories less those folded and archived.
+	Active int    `json:"active"`
+	Folds  []Fold `json:"folds"`
 	// Archived lists the stale memories archived.
 	Archived []string `json:"archived"`
 }
@@ -145,6 +148,10 @@ func Curate(ctx context.Context, s CuratorStore, p tenure.Principal, opt CurateO
 		}
 	}
 	rep.Archived = append(rep.Archived, stale...)
+	rep.Active = rep.Memories - len(rep.Archived)
+	for _, f := range rep.Folds {
+		rep.Active -= len(f.Folded)
+	}
 	return rep, nil
 }
 

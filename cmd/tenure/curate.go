@@ -20,7 +20,11 @@ var curateSpec = commandSpec{
 the best of them (a new version with source curated_fold naming the folded
 ones, which are archived, not deleted) and archives memories of importance 0
 unconfirmed and unused for 30 days, of importance 1 for 180 days. Pinned
-memories are never touched. Running it again with nothing new does nothing.`,
+memories are never touched. Running it again with nothing new does nothing.
+A run (not --dry-run) is recorded in the session state of the user and
+persona ('tenure sessions state': curator.last_run_at and the memories left
+active, curator.last_memory_count_at_run). 'tenure serve --curate-every'
+runs it on a schedule for every user.`,
 	new: func() subcommand { return new(curateCmd) },
 }
 
@@ -48,7 +52,11 @@ func (c *curateCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return tenure.Errorf(tenure.CodeInvalid, "--similarity", "must be between 0 and 1")
 	}
 	return c.withBackend(ctx, compile.Options{}, func(st backend) error {
-		rep, err := memory.Curate(ctx, st, p, memory.CurateOptions{Scope: s, DryRun: c.dryRun, Similarity: c.similarity})
+		// The local store records the run in the session state of the
+		// user and persona ('tenure sessions state'); a server's API has
+		// no call for it yet.
+		rec, _ := st.(memory.RunRecorder)
+		rep, err := memory.CurateAndRecord(ctx, st, rec, p, memory.CurateOptions{Scope: s, DryRun: c.dryRun, Similarity: c.similarity})
 		if err != nil {
 			return err
 		}

@@ -72,7 +72,16 @@ unit: 512KiB, 10MiB, 1GiB.
 metrics:read permission ('tenure keys create --guest --permissions metrics:read';
 the admin key serve creates holds it). With --metrics-addr it is served
 there instead, without a key, and not on --addr at all: bind it to a
-loopback or private address that only the monitoring system reaches.`,
+loopback or private address that only the monitoring system reaches.
+
+With --curate-every D (at least 1m; default 0, off) the server runs the
+curator every D for every user and persona that has memories or a session
+state, as 'tenure curate' does for one: near-duplicate memories are folded,
+stale ones archived, pinned ones left alone, and each run is recorded in the
+session state (GET /v1/session-state). A tick curates at most 100 users and
+personas and the next goes on from there; ticks never overlap; on shutdown
+the run in flight is cancelled. Runs are logged and counted in /metrics
+(tenure_curator_runs_total, _folds_total, _archived_total).`,
 	new: func() subcommand { return new(serveCmd) },
 }
 
@@ -87,6 +96,7 @@ type serveCmd struct {
 	digest                bool
 	digestWorkers         int
 	rollingEvery          int
+	curateEvery           time.Duration
 	limits                serveLimits
 }
 
@@ -153,6 +163,7 @@ func (c *serveCmd) define(fs *flag.FlagSet) {
 	fs.BoolVar(&c.digest, "digest", true, "digest the threads of every append in the background (state items and summaries)")
 	fs.IntVar(&c.digestWorkers, "digest-workers", 4, "run at most `n` background digests at once")
 	fs.IntVar(&c.rollingEvery, "rolling-every", summarize.DefaultRollingEvery, "rewrite a thread's rolling summary every `N` user turns")
+	fs.DurationVar(&c.curateEvery, "curate-every", 0, "run the curator ('tenure curate') for every user and persona every `duration` (0: never)")
 }
 
 // logger builds the server's logger on w from the flags.
@@ -183,7 +194,8 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		name string
 		ok   bool
 	}{{"--trace-ttl", c.traceTTL > 0}, {"--max-traces", c.maxTraces > 0},
-		{"--shutdown-timeout", c.shutdown > 0}, {"--digest-workers", c.digestWorkers > 0 && c.digestWorkers <= 256}} {
+		{"--shutdown-timeout", c.shutdown > 0}, {"--digest-workers", c.digestWorkers > 0 && c.digestWorkers <= 256},
+		{"--curate-every", c.curateEvery == 0 || c.curateEvery >= time.Minute}} {
 		if !f.ok {
 			return tenure.Errorf(tenure.CodeInvalid, f.name, "out of range")
 		}
@@ -251,7 +263,9 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	ready := func(ctx context.Context) error { return st.DB().PingContext(ctx) }
 	ui := web.New(st, st, web.Options{Compiler: comp, Traces: late, KeyAdmin: st, Ready: ready, Logger: log,
 		Metrics: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return late.s.Gatherer().Gather() })})
+	reg := serverRegistry()
 	srv = tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{
+		Registry:        reg,
 		UI:              ui,
 		Logger:          log,
 		Ready:           ready,
@@ -276,6 +290,8 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		defer stop()
 	}
 	late.s = srv
+	stopCurator := c.startCurator(ctx, st, reg, log)
+	defer stopCurator()
 	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (web inspector /ui/, API /v1, OpenAPI /v1/openapi.json, MCP %s, %s)\n", c.db, ln.Addr(), mcpPath, metrics)
 	return srv.Serve(ctx, ln)
 }

@@ -233,6 +233,7 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"serve", "extra"}, "serve takes no arguments"},
 		{[]string{"serve", "--rolling-every", "0"}, "--rolling-every: must be at least 1"},
 		{[]string{"serve", "--digest-workers", "0"}, "--digest-workers: out of range"},
+		{[]string{"serve", "--curate-every", "10s"}, "--curate-every: out of range"},
 		{[]string{"serve", "--llm", "gpt"}, `--llm: unknown provider "gpt"`},
 		{[]string{"serve", "--embedder", "hash"}, "--embedder: hash is not offered for state"},
 		{[]string{"serve", "--llm-url", "http://localhost:1/v1"}, "--llm-url and --llm-model need"},
