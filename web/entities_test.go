@@ -143,3 +143,65 @@ func TestEntities(t *testing.T) {
 		t.Fatalf("second undo = %d, want 409", code)
 	}
 }
+
+func TestEntityCurating(t *testing.T) {
+	e := newEnv(t)
+	seedEntities(e)
+	for _, o := range []tenure.Object{
+		{Key: "jordan.person", UserID: "alice", Content: "Jordan", CanonicalEntityIDs: []string{"person:Jordan"}},
+		{Key: "jordan.place", UserID: "alice", Content: "Jordan", CanonicalEntityIDs: []string{"place:Jordan"}},
+		{Key: "jordan.who", UserID: "alice", Content: "Jordan?", CanonicalEntityIDs: []string{"Jordan"}},
+		{Key: "acme.org", Content: "Acme", CanonicalEntityIDs: []string{"org:Acme"}},
+		{Key: "globex.org", Content: "Globex", CanonicalEntityIDs: []string{"org:Globex"}},
+	} {
+		if _, err := e.st.Put(e.ctx, alice, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := newBrowser(t, e)
+	a.signIn("alice")
+
+	// A pending entity is marked in the list and settled by keeping it.
+	_, body, _ := a.do("GET", "/ui/entities?status=pending", nil)
+	m := regexp.MustCompile(`<tr class="pending"><td><a href="/ui/entities/([^"]+)">`).FindStringSubmatch(body)
+	if m == nil || !strings.Contains(body, "needs review") {
+		t.Fatalf("no pending entity marked in the list\n%s", body)
+	}
+	pending := m[1]
+	_, body, _ = a.do("GET", "/ui/entities/"+pending, nil)
+	if !strings.Contains(body, `id="settle-keep"`) {
+		t.Fatal("no settle form on a pending entity")
+	}
+	code, _, h := a.do("POST", "/ui/entities/"+pending+"/settle", url.Values{"csrf": {a.csrf}, "keep": {"1"}, "reason": {"a third Jordan"}})
+	if code != http.StatusSeeOther {
+		t.Fatalf("settle keep = %d", code)
+	}
+	if _, body, _ = a.do("GET", h.Get("Location"), nil); !strings.Contains(body, `id="entity-status">active`) || !strings.Contains(body, ">keep<") {
+		t.Fatal("after keep, the entity is not active with a keep operation")
+	}
+
+	// Merge, then split the merged alias off again.
+	if code, _, _ := a.do("POST", "/ui/entities/merge", url.Values{"csrf": {a.csrf}, "from": {"person:johnny"}, "into": {"person:john_doe"}}); code != http.StatusSeeOther {
+		t.Fatalf("merge = %d", code)
+	}
+	_, body, _ = a.do("GET", "/ui/entities/person:john_doe", nil)
+	if !strings.Contains(body, `name="alias" value="person:johnny"`) {
+		t.Fatal("no split form offering the merged alias")
+	}
+	code, _, h = a.do("POST", "/ui/entities/person:john_doe/split", url.Values{"csrf": {a.csrf}, "alias": {"person:johnny"}, "label": {"Johnny B"}})
+	if code != http.StatusSeeOther {
+		t.Fatalf("split = %d", code)
+	}
+	if _, body, _ = a.do("GET", h.Get("Location"), nil); !strings.Contains(body, ">split<") || strings.Contains(regexp.MustCompile(`(?s)id="entity-aliases">[^<]*<`).FindString(body), "johnny") {
+		t.Fatal("after the split, the entity still holds the alias or lists no split")
+	}
+
+	// The shared registry needs entities:write: no forms, and the engine
+	// refuses a forged request.
+	if code, body, _ = a.do("GET", "/ui/entities/org:acme", nil); code != http.StatusOK || strings.Contains(body, `id="merge"`) {
+		t.Fatal("curating forms shown on the shared registry without entities:write")
+	}
+	if code, _, _ := a.do("POST", "/ui/entities/merge", url.Values{"csrf": {a.csrf}, "from": {"org:globex"}, "into": {"org:acme"}}); code != http.StatusForbidden {
+		t.Fatalf("alice merges shared entities = %d, want 403", code)
+	}
+}
