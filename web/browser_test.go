@@ -196,4 +196,11 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("expand: focus on %q, want the highlighted message msg-m2", focused)
 	}
 	shot("thread")
+
+	// An entity: from the list to its page, with its card.
+	seedEntities(e)
+	run("entities", chromedp.Navigate(e.srv.URL+"/ui/entities?type=person"), chromedp.WaitVisible(chromedp.CSS(`#entities a[href="/ui/entities/person:john_doe"]`)),
+		chromedp.Click(chromedp.CSS(`#entities a[href="/ui/entities/person:john_doe"]`)), chromedp.WaitVisible(chromedp.ID("#entity-card")))
+	contains("entities", "#entity-card", "[person:john_doe]: John Doe's birthday is 3 May")
+	contains("entities", "#entity-memories", "John Doe likes coffee")
 }

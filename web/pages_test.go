@@ -139,7 +139,7 @@ func TestOtherPages(t *testing.T) {
 		{"/ui/conflicts", http.StatusOK, "Thursday 15:00"},
 		{"/ui/snapshots", http.StatusOK, "Workflow id"},
 		{"/ui/snapshots?workflow=nope", http.StatusNotFound, "nope"},
-		{"/ui/entities", http.StatusOK, `id="entities-slot"`},
+		{"/ui/entities", http.StatusOK, `id="entity-search"`},
 		{"/ui/ops", http.StatusOK, "metrics:read"},
 		{"/ui/nope", http.StatusNotFound, "no page"},
 		{"/ui/objects/" + e.ids["db1"] + "?as_of_valid=2026-03-01T12:00", http.StatusOK, "true at 2026-03-01"},

@@ -73,9 +73,3 @@ func (h *Handler) snapshots(w http.ResponseWriter, r *http.Request, c *call) err
 	}
 	return h.render(w, r, c, http.StatusOK, "snapshots.html", "Snapshots", "snapshots", v)
 }
-
-// entities is the slot of the entity pages (entity cards, merge and split
-// history), which come with package entity.
-func (h *Handler) entities(w http.ResponseWriter, r *http.Request, c *call) error {
-	return h.render(w, r, c, http.StatusOK, "entities.html", "Entities", "entities", nil)
-}

@@ -32,7 +32,8 @@ var funcs = template.FuncMap{
 		}
 		return string(b)
 	},
-	"path": urlPath,
+	"path":      urlPath,
+	"entityurl": func(id, user string) string { return entityURL(id, user, "") },
 	"ptr": func(p *int) string {
 		if p == nil {
 			return "—"

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/entity"
 	"github.com/tenure-dev/tenure/snapshot"
 )
 
@@ -23,6 +24,7 @@ type Store interface {
 	tenure.Store
 	tenure.MessageStore
 	snapshot.Store
+	entity.Registry
 	// Expand returns a state item and the messages it came from. Errors:
 	// CodeInvalid, CodeNotFound, CodeConflict.
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
@@ -164,6 +166,11 @@ func (h *Handler) routes() {
 	page("GET /ui/traces/{id}", h.trace)
 	page("GET /ui/snapshots", h.snapshots)
 	page("GET /ui/entities", h.entities)
+	page("GET /ui/entities/{id}", h.entityPage)
+	page("POST /ui/entities/merge", h.mergeEntities)
+	page("POST /ui/entities/{id}/settle", h.settleEntity)
+	page("POST /ui/entities/{id}/split", h.splitEntity)
+	page("POST /ui/entities/ops/{op}/undo", h.undoEntityOp)
 	page("GET /ui/ops", h.ops)
 	page("GET /ui/keys", h.keysPage)
 	page("POST /ui/keys", h.createKey)
