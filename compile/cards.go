@@ -1,11 +1,11 @@
 package compile
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/memory"
 )
 
 // Entity cards.
@@ -13,7 +13,7 @@ const (
 	// maxCards bounds the cards of one memory section.
 	maxCards = 5
 	// cardFacts is how many facts a card holds.
-	cardFacts = 3
+	cardFacts = memory.CardSize
 )
 
 // EntityCard is an entity card of the memory section: up to three facts
@@ -75,22 +75,9 @@ func (r *run) cardBlocks(ranked []block) []block {
 			facts = append(facts, it)
 		}
 	}
-	slices.SortStableFunc(facts, func(a, b *item) int {
-		ma, mb := a.obj.Memory, b.obj.Memory
-		if ma.Pinned != mb.Pinned {
-			if ma.Pinned {
-				return -1
-			}
-			return 1
-		}
-		if c := cmp.Compare(mb.EffectiveImportance(), ma.EffectiveImportance()); c != 0 {
-			return c
-		}
-		if c := b.obj.MemoryActivity().Compare(a.obj.MemoryActivity()); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.obj.ObjectID, b.obj.ObjectID)
-	})
+	// The card order is memory.Compare's, the one the web inspector's
+	// cards and tenure memories list use.
+	slices.SortStableFunc(facts, func(a, b *item) int { return memory.Compare(a.obj.Object, b.obj.Object) })
 	var blocks []block
 	for _, ref := range entities {
 		if len(blocks) == maxCards {
