@@ -203,4 +203,5 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#entities a[href="/ui/entities/person:john_doe"]`)), chromedp.WaitVisible(chromedp.ID("#entity-card")))
 	contains("entities", "#entity-card", "[person:john_doe]: John Doe's birthday is 3 May")
 	contains("entities", "#entity-memories", "John Doe likes coffee")
+	shot("entity")
 }
