@@ -1,0 +1,390 @@
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+)
+
+// Full-text search ranks as SQLite's FTS5 bm25() does, so that both stores
+// retrieve alike: the query's words are turned into lexemes by the same
+// text search configuration that built the tsvector columns, each word is
+// a term (a word repeated counts twice), and a row's score is
+//
+//	sum over terms t of idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))
+//
+// with k1 = 1.2, b = 0.75, idf(t) = max(ln((N − n(t) + 0.5)/(n(t) + 0.5)),
+// 1e-6), tf the term's occurrences weighted by column (tsvector weight A
+// 1.0, B 0.5 — messages' speaker — and unweighted D 1.0), len the row's
+// lexemes and N, n(t) and avglen counted over the tenant's rows (SQLite
+// counts over every tenant's: statistics here never mix tenants).
+// PostgreSQL's ts_rank has no idf, and ranking by it retrieved markedly
+// worse.
+
+// terms returns the lexemes of words, one list per word, and the tsquery
+// that matches any of them.
+func terms(ctx context.Context, c querier, words []string) ([]string, string, error) {
+	var lexemes []string
+	err := c.QueryRow(ctx, `SELECT coalesce(array_agg(u.lexeme ORDER BY w.n, u.lexeme), '{}')
+		FROM unnest($1::text[]) WITH ORDINALITY w(word, n) CROSS JOIN LATERAL unnest(to_tsvector('tenure', w.word)) u`,
+		words).Scan(&lexemes)
+	if err != nil || len(lexemes) == 0 {
+		return nil, "", err
+	}
+	q := make([]string, 0, len(lexemes))
+	seen := map[string]bool{}
+	for _, l := range lexemes {
+		if !seen[l] {
+			seen[l] = true
+			q = append(q, `'`+strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(l)+`'`)
+		}
+	}
+	return lexemes, strings.Join(q, " | "), nil
+}
+
+// bm25 is the ranking query over table: d holds the tenant's rows that
+// match (those that pass base, on table aliased m) with the columns carry
+// and their terms' weighted frequencies; the rows of d aliased alias that
+// pass where are ranked, returning the columns out (of carry) and score.
+// Arguments: terms, tsquery, tenant, N, avglen, then where's.
+func bm25(table, base string, carry []string, alias, where string, out []string) string {
+	mcols := make([]string, len(carry))
+	for i, c := range carry {
+		mcols[i] = "m." + c
+	}
+	ocols := make([]string, len(out))
+	for i, c := range out {
+		ocols[i] = alias + "." + c
+	}
+	return `WITH t AS (SELECT lexeme FROM unnest(?::text[]) t(lexeme)),
+	d AS (SELECT ` + strings.Join(mcols, ", ") + `, length(m.tsv) AS len, x.lexeme, x.tf FROM ` + table + ` m CROSS JOIN LATERAL (
+		SELECT u.lexeme, sum(CASE w WHEN 'B' THEN 0.5 ELSE 1.0 END) AS tf
+		FROM unnest(m.tsv) u CROSS JOIN unnest(u.weights) w WHERE u.lexeme IN (SELECT lexeme FROM t) GROUP BY u.lexeme) x
+		WHERE m.tsv @@ ?::tsquery AND m.tenant_id = ? AND ` + base + `),
+	df AS (SELECT lexeme, count(*) AS n FROM d GROUP BY lexeme),
+	idf AS (SELECT t.lexeme, greatest(ln((?::float8 - df.n + 0.5) / (df.n + 0.5)), 1e-6) AS idf FROM t JOIN df USING (lexeme))
+	SELECT ` + strings.Join(ocols, ", ") + `, sum(idf.idf * ` + alias + `.tf * 2.2 / (` + alias + `.tf + 1.2 * (0.25 + 0.75 * ` + alias + `.len / ?::float8))) AS score
+	FROM d ` + alias + ` JOIN idf USING (lexeme) WHERE ` + where + `
+	GROUP BY ` + strings.Join(ocols, ", ") + ` ORDER BY score DESC, ` + alias + `.seq`
+}
+
+// scopeFilter is the prefilter for a scope and clearance on objects o.
+func scopeFilter(f engine.CandidateFilter) (string, []any) {
+	s := f.Scope
+	return `(o.user_id = '' OR o.user_id = ?) AND (o.project_id = '' OR o.project_id = ?)
+		AND (o.session_id = '' OR o.session_id = ?) AND (o.task_id = '' OR o.task_id = ?)
+		AND (o.sandbox_id = '' OR o.sandbox_id = ?) AND o.class_rank <= ?`,
+		[]any{s.UserID, s.ProjectID, s.SessionID, s.TaskID, s.ScopeID, f.MaxClassRank}
+}
+
+func (b *backend) Candidates(ctx context.Context, tenant string, f engine.CandidateFilter) (out []tenure.Object, err error) {
+	keep := func(o *tenure.Object) bool { return f.Keep == nil || f.Keep(o) }
+	all := func(objs []tenure.Object, err error) ([]tenure.Object, error) {
+		if f.Withheld || err != nil {
+			return objs, err
+		}
+		return slices.DeleteFunc(objs, func(o tenure.Object) bool { return !keep(&o) }), nil
+	}
+	scope, sargs := scopeFilter(f)
+	err = b.read(ctx, tenant, func(c querier) error {
+		if f.AsOfTx != nil {
+			n := f.AsOfTx.UnixNano()
+			out, err = all(queryObjects(ctx, c, `SELECT o.seq, o.body, o.tx_end FROM objects o WHERE o.tenant_id = ?
+				AND o.tx_start <= ? AND (o.tx_end IS NULL OR o.tx_end > ?) AND `+scope+` ORDER BY o.seq`,
+				append([]any{tenant, n, n}, sargs...)...))
+			return err
+		}
+		seen := map[string]bool{}
+		add := func(objs []tenure.Object, err error) error {
+			for _, o := range objs {
+				if k := o.ObjectID; !seen[k] {
+					seen[k] = true
+					out = append(out, o)
+				}
+			}
+			return err
+		}
+		if err := add(all(queryObjects(ctx, c, `SELECT o.seq, o.body, o.tx_end FROM objects o
+			WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.always ORDER BY o.seq`, tenant))); err != nil {
+			return err
+		}
+		if len(f.Words) > 0 && f.Limit > 0 {
+			lexemes, tsq, err := terms(ctx, c, f.Words)
+			if err != nil {
+				return err
+			}
+			if len(lexemes) > 0 {
+				var docs int64
+				var avg float64
+				if err := c.QueryRow(ctx, `SELECT count(*), coalesce(avg(length(tsv)), 1) FROM objects WHERE tenant_id = $1 AND tx_end IS NULL`,
+					tenant).Scan(&docs, &avg); err != nil {
+					return err
+				}
+				ranked := bm25(`objects`, `m.tx_end IS NULL`, []string{"seq", "user_id", "project_id", "session_id", "task_id", "sandbox_id", "class_rank"},
+					"o", scope, []string{"seq"})
+				q := `SELECT o.seq, o.body, o.tx_end FROM (` + ranked + ` LIMIT ?) r JOIN objects o ON o.seq = r.seq ORDER BY r.score DESC, o.seq`
+				if err := add(firstKept(ctx, c, q, append([]any{lexemes, tsq, tenant, docs, max(avg, 1)}, sargs...), f.Limit, keep)); err != nil {
+					return err
+				}
+			}
+		}
+		if f.Recent > 0 {
+			if err := add(firstKept(ctx, c, `SELECT o.seq, o.body, o.tx_end FROM objects o
+				WHERE o.tenant_id = ? AND o.tx_end IS NULL AND `+scope+` ORDER BY o.seq DESC LIMIT ?`,
+				append([]any{tenant}, sargs...), f.Recent, keep)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// firstKept returns the first n rows of query that keep keeps; the query
+// takes args and then its LIMIT, which grows until n are kept or the rows
+// run out.
+func firstKept(ctx context.Context, c querier, query string, args []any, n int, keep func(*tenure.Object) bool) ([]tenure.Object, error) {
+	for limit := n; ; limit *= 4 {
+		objs, err := queryObjects(ctx, c, query, append(slices.Clip(args), limit)...)
+		if err != nil {
+			return nil, err
+		}
+		rows := len(objs)
+		kept := slices.DeleteFunc(objs, func(o tenure.Object) bool { return !keep(&o) })
+		if len(kept) >= n || rows < limit {
+			return kept[:min(n, len(kept))], nil
+		}
+	}
+}
+
+// candidateScope is the condition on messages aliased alias that keeps a
+// principal's candidates; arguments: tenant, user, project, then the time
+// (before) and the threads (threads).
+func candidateScope(alias string, before, threads bool) string {
+	a := alias
+	s := a + `.tenant_id = ? AND (` + a + `.user_id = '' OR ` + a + `.user_id = ?) AND (` +
+		a + `.project_id = '' OR ` + a + `.project_id = ?)`
+	if before {
+		s += ` AND ` + a + `.created_at < ?`
+	}
+	if threads {
+		s += ` AND ` + a + `.thread_id = ANY(?::text[])`
+	}
+	return s
+}
+
+// scopeArgs returns candidateScope's arguments.
+func scopeArgs(tenant, user, project string, f interface{ before() *int64 }, threads []string) []any {
+	args := []any{tenant, user, project}
+	if b := f.before(); b != nil {
+		args = append(args, *b)
+	}
+	if threads != nil {
+		args = append(args, threads)
+	}
+	return args
+}
+
+type beforeTime struct{ t *int64 }
+
+func (b beforeTime) before() *int64 { return b.t }
+
+func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine.MessageCandidateFilter) (out []tenure.ScoredMessage, err error) {
+	var before *int64
+	if f.Before != nil {
+		n := f.Before.UnixNano()
+		before = &n
+	}
+	args := scopeArgs(tenant, f.UserID, f.ProjectID, beforeTime{before}, f.Threads)
+	scope := func(alias string) string { return candidateScope(alias, f.Before != nil, f.Threads != nil) }
+	err = b.read(ctx, tenant, func(c querier) error {
+		view := &threadViews{c: c, tenant: tenant, user: f.UserID, hidden: map[string][]int64{}}
+		if len(f.Words) > 0 && f.Limit > 0 {
+			hits, err := b.hits(ctx, c, tenant, f, scope, args)
+			if err != nil {
+				return err
+			}
+			if out, err = near(ctx, c, tenant, f.Neighbors, f.WideMatches, hits, view, scope, args); err != nil {
+				return err
+			}
+		}
+		if f.Recent > 0 && !holds(out, f.RecentUnlessTokens) {
+			rows, err := c.Query(ctx, rebind(`SELECT `+messageCols+` FROM messages m WHERE `+scope("m")+` ORDER BY m.seq DESC LIMIT ?`),
+				append(slices.Clip(args), f.Recent)...)
+			if err != nil {
+				return err
+			}
+			recent, err := scanMessages(rows, tenant, false)
+			if err != nil {
+				return err
+			}
+			have := make(map[int64]bool, len(out))
+			for _, m := range out {
+				have[m.Seq] = true
+			}
+			for _, m := range recent {
+				if !have[m.Seq] {
+					out = append(out, m)
+				}
+			}
+		}
+		for i := range out {
+			hidden, err := view.of(ctx, out[i].ThreadID)
+			if err != nil {
+				return err
+			}
+			n, _ := slices.BinarySearch(hidden, out[i].Pos)
+			out[i].Pos -= int64(n)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// hit is a match: its message, thread, position and score.
+type hit struct {
+	seq    int64
+	thread string
+	pos    int64
+	score  float64
+}
+
+// hits returns the f.Limit best full-text matches within the scope, best
+// first.
+func (b *backend) hits(ctx context.Context, c querier, tenant string, f engine.MessageCandidateFilter, scope func(string) string, args []any) ([]hit, error) {
+	lexemes, tsq, err := terms(ctx, c, f.Words)
+	if err != nil || len(lexemes) == 0 {
+		return nil, err
+	}
+	var docs, lex int64
+	err = c.QueryRow(ctx, `SELECT docs, lexemes FROM fts_stats WHERE tenant_id = $1`, tenant).Scan(&docs, &lex)
+	if err == pgx.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	avg := max(float64(lex)/float64(max(docs, 1)), 1)
+	q := bm25(`messages`, `true`, []string{"seq", "thread_id", "pos", "tenant_id", "user_id", "project_id", "created_at"}, "m", scope("m"),
+		[]string{"seq", "thread_id", "pos"}) + ` LIMIT ?`
+	rows, err := c.Query(ctx, rebind(q), append(append([]any{lexemes, tsq, tenant, docs, avg}, args...), f.Limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []hit
+	for rows.Next() {
+		var h hit
+		if err := rows.Scan(&h.seq, &h.thread, &h.pos, &h.score); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// near returns the hits with their neighbours in the reader's view (see
+// the SQLite store's near), best first.
+func near(ctx context.Context, c querier, tenant string, neighbors, wide int, hits []hit, view *threadViews,
+	scope func(string) string, args []any) ([]tenure.ScoredMessage, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	threads := make([]string, len(hits))
+	lo := make([]int64, len(hits))
+	hi := make([]int64, len(hits))
+	score := make(map[int64]float64, len(hits))
+	for i, h := range hits {
+		hidden, err := view.of(ctx, h.thread)
+		if err != nil {
+			return nil, err
+		}
+		n := int64(neighbors)
+		if i < wide {
+			n++
+		}
+		threads[i], lo[i], hi[i] = h.thread, step(h.pos, -n, hidden), step(h.pos, n, hidden)
+		score[h.seq] = h.score
+	}
+	rows, err := c.Query(ctx, rebind(`SELECT `+messageCols+` FROM messages m WHERE m.seq IN (
+		SELECT n.seq FROM unnest(?::text[], ?::bigint[], ?::bigint[]) w(thread_id, lo, hi)
+		JOIN messages n ON n.tenant_id = ? AND n.thread_id = w.thread_id AND n.pos BETWEEN w.lo AND w.hi)
+		AND `+scope("m")), append([]any{threads, lo, hi, tenant}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	out, err := scanMessages(rows, tenant, false)
+	for i := range out {
+		out[i].Score = score[out[i].Seq]
+	}
+	slices.SortFunc(out, func(a, b tenure.ScoredMessage) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Seq, b.Seq))
+	})
+	return out, err
+}
+
+// step returns the position n turns of the view away from pos, skipping
+// the hidden positions (sorted).
+func step(pos, n int64, hidden []int64) int64 {
+	dir := int64(1)
+	if n < 0 {
+		dir, n = -1, -n
+	}
+	for ; n > 0 && pos+dir > 0; n-- {
+		pos += dir
+		for _, found := slices.BinarySearch(hidden, pos); found; _, found = slices.BinarySearch(hidden, pos) {
+			pos += dir
+		}
+	}
+	return pos
+}
+
+// threadViews finds, once per thread, the positions of the turns a user
+// cannot read.
+type threadViews struct {
+	c      querier
+	tenant string
+	user   string
+	hidden map[string][]int64
+}
+
+func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
+	if h, ok := v.hidden[thread]; ok {
+		return h, nil
+	}
+	rows, err := v.c.Query(ctx, `SELECT pos FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND user_id <> '' AND user_id <> $3 ORDER BY pos`,
+		v.tenant, thread, v.user)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	hidden := []int64{}
+	for rows.Next() {
+		var pos int64
+		if err := rows.Scan(&pos); err != nil {
+			return nil, err
+		}
+		hidden = append(hidden, pos)
+	}
+	v.hidden[thread] = hidden
+	return hidden, rows.Err()
+}
+
+// holds reports whether msgs hold at least limit tokens (never when limit
+// is 0).
+func holds(msgs []tenure.ScoredMessage, limit int) bool {
+	if limit <= 0 {
+		return false
+	}
+	n := 0
+	for _, m := range msgs {
+		n += m.Tokens
+	}
+	return n >= limit
+}

@@ -1,0 +1,55 @@
+package postgres_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/internal/pgtest"
+	"github.com/tenure-dev/tenure/postgres"
+	"github.com/tenure-dev/tenure/snapshot"
+	"github.com/tenure-dev/tenure/storetest"
+)
+
+func open(t testing.TB, url string, opt postgres.Options) *postgres.Store {
+	t.Helper()
+	s := postgres.New(url, opt)
+	if err := s.Open(context.Background()); err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, now func() time.Time) tenure.Store {
+		return open(t, pgtest.URL(t), postgres.Options{Now: now})
+	})
+}
+
+func TestMessageConformance(t *testing.T) {
+	storetest.RunMessages(t, func(t *testing.T, now func() time.Time) storetest.MessageStore {
+		return open(t, pgtest.URL(t), postgres.Options{Now: now})
+	})
+}
+
+func TestStateConformance(t *testing.T) {
+	storetest.RunState(t, func(t *testing.T, now func() time.Time, opt engine.StateOptions) storetest.StateStore {
+		return open(t, pgtest.URL(t), postgres.Options{Now: now, State: opt})
+	})
+}
+
+func TestSnapshotConformance(t *testing.T) {
+	storetest.RunSnapshots(t, func(t *testing.T, now func() time.Time, newID func() string) (snapshot.Store, func(func() string) snapshot.Store) {
+		url := pgtest.URL(t)
+		openWith := func(newID func() string) snapshot.Store {
+			return open(t, url, postgres.Options{Now: now, NewID: newID})
+		}
+		return openWith(newID), openWith
+	})
+}
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
