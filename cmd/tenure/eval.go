@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/eval"
+	"github.com/tenure-dev/tenure/postgres"
 	"github.com/tenure-dev/tenure/extract"
 )
 
@@ -65,6 +66,7 @@ type evalCmd struct {
 	embed      embedFlags
 	limit      int
 	types      string
+	db         string
 }
 
 func (c *evalCmd) define(fs *flag.FlagSet) {
@@ -84,6 +86,7 @@ func (c *evalCmd) define(fs *flag.FlagSet) {
 	c.llm.define(fs)
 	c.embed.define(fs, false)
 	fs.StringVar(&c.dir, "dir", "", "`directory` for the temporary stores (default: the system's)")
+	fs.StringVar(&c.db, "db", "", "locomo, longmemeval: keep the temporary stores in the PostgreSQL database at `URL` (postgres://…), a schema each, instead of SQLite files")
 }
 
 func (c *evalCmd) exec(ctx context.Context, sio stdio, args []string) error {
@@ -144,7 +147,10 @@ func (c *evalCmd) longMemEval(ctx context.Context, sio stdio) error {
 	if err := c.embed.setUp(); err != nil {
 		return err
 	}
-	opt := eval.LMEOptions{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space}
+	if err := c.checkDB(); err != nil {
+		return err
+	}
+	opt := eval.LMEOptions{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space, Open: evalOpener(c.db)}
 	if c.ablation {
 		opt.Variants = eval.Ablations
 	}
@@ -175,7 +181,10 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	opt := eval.Options{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space}
+	if err := c.checkDB(); err != nil {
+		return err
+	}
+	opt := eval.Options{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space, Open: evalOpener(c.db)}
 	if c.ablation {
 		opt.Variants = eval.Ablations
 	}
@@ -194,6 +203,14 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 		return writeJSON(sio.out, rep)
 	}
 	return rep.WriteTable(sio.out)
+}
+
+// checkDB refuses a --db that is not a PostgreSQL URL.
+func (c *evalCmd) checkDB() error {
+	if c.db != "" && !postgres.IsURL(c.db) {
+		return tenure.Errorf(tenure.CodeInvalid, "--db", "%q is not a PostgreSQL URL (postgres://…); without --db the stores are SQLite files", c.db)
+	}
+	return nil
 }
 
 // extractor returns the --extract extractor (nil for none).

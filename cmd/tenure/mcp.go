@@ -74,7 +74,7 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		defer ln.Close()
 	}
 	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *sqlite.Store) error {
+	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *dbStore) error {
 		opt := mcp.Options{Principal: p, Scope: s, DefaultBudget: c.budget, Logger: log,
 			Compiler: compile.New(st, c.embed.compileOptions(compile.Options{Logger: log}))}
 		if c.digest {
@@ -97,7 +97,7 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 // mcpHandler is the MCP endpoint tenure serve mounts at mcpPath, behind
 // its API-key authentication: each request runs as its key's principal,
 // with opt's compiler, compile cap and hooks (zero: MCP's defaults).
-func mcpHandler(st *sqlite.Store, opt mcp.Options) http.Handler {
+func mcpHandler(st *dbStore, opt mcp.Options) http.Handler {
 	opt.PrincipalFromRequest = mcp.PrincipalFromContext
 	return mcp.NewServer(st, opt).HTTPHandler()
 }
