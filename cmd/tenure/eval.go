@@ -9,8 +9,8 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/eval"
-	"github.com/tenure-dev/tenure/postgres"
 	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/postgres"
 )
 
 var evalSpec = commandSpec{
