@@ -61,7 +61,7 @@ var tables = []table{
 		cols: []string{"tenant_id", "object_id", "key", "versions", "deleted_at", "deleted_by", "reason", "audience"}, key: []string{"tenant_id", "object_id"}},
 	{name: "resolutions", source: `SELECT id, tenant_id, kind, key, slot, object_ids, reason, created_at, resolved_at, resolved_by FROM resolutions ORDER BY id`,
 		cols: []string{"id", "tenant_id", "kind", "key", "slot", "object_ids", "reason", "created_at", "resolved_at", "resolved_by"},
-		key: []string{"id"}, jsonb: set("object_ids")},
+		key:  []string{"id"}, jsonb: set("object_ids")},
 	{name: "messages", source: `SELECT seq, tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content, attachments, dates,
 		created_at, tokens, search_text, search_dates FROM messages ORDER BY seq`,
 		cols: []string{"seq", "tenant_id", "thread_id", "id", "pos", "session_id", "user_id", "project_id", "role", "speaker", "content",
@@ -73,7 +73,7 @@ var tables = []table{
 		cols: []string{"id", "hash", "name", "tenant_id", "principal", "created_at", "revoked_at"}, key: []string{"id"}},
 	{name: "workflows", source: `SELECT seq, uid, tenant_id, workflow_id, config, open_round, converged, created_at, updated_at FROM workflows ORDER BY seq`,
 		cols: []string{"seq", "uid", "tenant_id", "workflow_id", "config", "open_round", "converged", "created_at", "updated_at"},
-		key: []string{"seq"}, bools: set("converged"), identity: "seq"},
+		key:  []string{"seq"}, bools: set("converged"), identity: "seq"},
 	{name: "workflow_rounds", source: `SELECT w.tenant_id, r.workflow_seq, r.round, r.state, r.report, r.closed_at FROM workflow_rounds r
 		JOIN workflows w ON w.seq = r.workflow_seq ORDER BY r.workflow_seq, r.round`,
 		cols: []string{"tenant_id", "workflow_seq", "round", "state", "report", "closed_at"}, key: []string{"workflow_seq", "round"}},
