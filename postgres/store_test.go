@@ -53,3 +53,27 @@ func TestSnapshotConformance(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// Servers starting together on an empty database migrate it once: the
+// advisory lock serializes them, and each finds the work done.
+func TestConcurrentOpen(t *testing.T) {
+	u := pgtest.URL(t)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			s := postgres.New(u, postgres.Options{})
+			err := s.Open(context.Background())
+			s.Close()
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	applied, latest, err := postgres.Version(context.Background(), u)
+	if err != nil || applied != latest || latest == 0 {
+		t.Errorf("schema version %d of %d (%v)", applied, latest, err)
+	}
+}
