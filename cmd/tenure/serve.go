@@ -233,6 +233,7 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		}}
 	srv = tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{
 		Logger:          log,
+		Registry:        metricsRegistry(st),
 		Ready:           func(ctx context.Context) error { return st.Ping(ctx) },
 		Compiler:        comp,
 		Compiles:        compiles,

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -134,5 +137,32 @@ func TestServeTwoServersOnePostgres(t *testing.T) {
 	if n := count(`SELECT count(*) FROM (SELECT 1 FROM objects WHERE key LIKE 'state/%' AND tx_end IS NULL AND status = 'active'
 		GROUP BY tenant_id, key HAVING count(*) > 1) x`); n != 0 {
 		t.Errorf("%d state items stored twice", n)
+	}
+}
+
+// On PostgreSQL, /readyz checks the database and /metrics reports the
+// connection pool.
+func TestServePostgresReadyAndMetrics(t *testing.T) {
+	s := serve(t, pgtest.URL(t), "--db-pool", "3")
+	for _, path := range []string{"/readyz", "/metrics"} {
+		req, _ := http.NewRequest("GET", s.url+path, nil)
+		req.Header.Set("Authorization", "Bearer "+s.key)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("GET %s: %d %s", path, res.StatusCode, body)
+		}
+		if path == "/metrics" {
+			for _, want := range []string{"tenure_db_pool_max_connections 3", "tenure_db_pool_acquires_total", "tenure_db_unavailable_total 0",
+				"tenure_http_requests_total"} {
+				if !strings.Contains(string(body), want) {
+					t.Errorf("/metrics lacks %q", want)
+				}
+			}
+		}
 	}
 }
