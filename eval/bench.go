@@ -13,7 +13,6 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/retrieve"
-	"github.com/tenure-dev/tenure/sqlite" // also registers the "sqlite" driver the bare baselines use
 )
 
 // BenchOptions configures a speed run.
@@ -33,14 +32,73 @@ type BenchOptions struct {
 	Queries, Budget int
 	TempDir         string
 	Progress        func(step string)
+	// Open opens Tenure's stores and OpenBare the baselines (default:
+	// SQLite files in TempDir, and bare SQLite tables with FTS5).
+	Open     Opener
+	OpenBare BareOpener
+	// Database names the database in the report (default "SQLite").
+	Database string
+}
+
+// Bare is the baseline of a speed run: the same rows in a bare table of
+// the same kind of database, and a bare full-text top-10 query over them.
+type Bare interface {
+	// Insert writes msgs as plainly as the database allows, indexed for
+	// full-text search when withFTS is set.
+	Insert(ctx context.Context, msgs []tenure.Message, withFTS bool) error
+	// Top10 reads the ids and scores of the ten best matches of any of
+	// words.
+	Top10(ctx context.Context, words []string) error
+	Close() error
+}
+
+// BareOpener opens an empty baseline named name.
+type BareOpener func(ctx context.Context, name string) (Bare, error)
+
+// sqliteBare is the SQLite baseline: a plain table and an FTS5 table.
+type sqliteBare struct {
+	db   *sql.DB
+	stmt *sql.Stmt
+}
+
+func sqliteBareOpener(dir string) BareOpener {
+	return func(ctx context.Context, name string) (Bare, error) {
+		db, err := openBare(ctx, filepath.Join(dir, name+".db"))
+		if err != nil {
+			return nil, err
+		}
+		return &sqliteBare{db: db}, nil
+	}
+}
+
+func (b *sqliteBare) Insert(ctx context.Context, msgs []tenure.Message, withFTS bool) error {
+	return bareInsert(ctx, b.db, msgs, withFTS)
+}
+
+func (b *sqliteBare) Top10(ctx context.Context, words []string) error {
+	if b.stmt == nil {
+		var err error
+		if b.stmt, err = b.db.PrepareContext(ctx, `SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 10`); err != nil {
+			return err
+		}
+	}
+	return bareTop10(ctx, b.stmt, words)
+}
+
+func (b *sqliteBare) Close() error {
+	if b.stmt != nil {
+		b.stmt.Close()
+	}
+	return b.db.Close()
 }
 
 // BenchReport holds a speed run's results.
 type BenchReport struct {
 	Ingest  IngestResult    `json:"ingest"`
 	Compile []CompileResult `json:"compile"`
-	Budget  int             `json:"budget"`
-	Queries int             `json:"queries"`
+	Budget   int             `json:"budget"`
+	Queries  int             `json:"queries"`
+	Database string          `json:"database"`
 }
 
 // IngestResult compares ingestion through the full write path (validation,
@@ -87,14 +145,21 @@ func RunBench(ctx context.Context, opt BenchOptions) (*BenchReport, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	rep := &BenchReport{Budget: opt.Budget, Queries: opt.Queries}
+	opt.Open = opener(opt.Open, dir)
+	if opt.OpenBare == nil {
+		opt.OpenBare = sqliteBareOpener(dir)
+	}
+	if opt.Database == "" {
+		opt.Database = "SQLite"
+	}
+	rep := &BenchReport{Budget: opt.Budget, Queries: opt.Queries, Database: opt.Database}
 	opt.Progress("ingest")
-	if rep.Ingest, err = benchIngest(ctx, dir, synthesize(texts, opt.IngestMessages), opt.Rounds); err != nil {
+	if rep.Ingest, err = benchIngest(ctx, opt, synthesize(texts, opt.IngestMessages)); err != nil {
 		return nil, err
 	}
 	for _, n := range opt.Sizes {
 		opt.Progress(fmt.Sprintf("compile at %d messages", n))
-		res, err := benchCompile(ctx, dir, synthesize(texts, n), queries, opt)
+		res, err := benchCompile(ctx, synthesize(texts, n), queries, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -187,22 +252,22 @@ func bareInsert(ctx context.Context, db *sql.DB, msgs []tenure.Message, withFTS 
 
 var benchPrincipal = tenure.Principal{UserID: "bench", TenantID: "bench", Authority: "policy", Clearance: tenure.HighlyRestricted}
 
-func benchIngest(ctx context.Context, dir string, msgs []tenure.Message, rounds int) (IngestResult, error) {
+func benchIngest(ctx context.Context, opt BenchOptions, msgs []tenure.Message) (IngestResult, error) {
 	var tenureBest, bareBest time.Duration
-	for r := range rounds {
-		db, err := openBare(ctx, filepath.Join(dir, fmt.Sprintf("bare-%d.db", r)))
+	for r := range opt.Rounds {
+		db, err := opt.OpenBare(ctx, fmt.Sprintf("bare-%d", r))
 		if err != nil {
 			return IngestResult{}, err
 		}
 		start := time.Now()
-		err = bareInsert(ctx, db, msgs, false)
+		err = db.Insert(ctx, msgs, false)
 		bare := time.Since(start)
 		db.Close()
 		if err != nil {
 			return IngestResult{}, fmt.Errorf("bare insert: %w", err)
 		}
-		st := sqlite.New(filepath.Join(dir, fmt.Sprintf("tenure-%d.db", r)), sqlite.Options{})
-		if err := st.Open(ctx); err != nil {
+		st, err := opt.Open(ctx, fmt.Sprintf("tenure-%d", r), nil)
+		if err != nil {
 			return IngestResult{}, err
 		}
 		start = time.Now()
@@ -225,18 +290,18 @@ func benchIngest(ctx context.Context, dir string, msgs []tenure.Message, rounds 
 	return res, nil
 }
 
-func benchCompile(ctx context.Context, dir string, msgs []tenure.Message, queries []string, opt BenchOptions) (CompileResult, error) {
+func benchCompile(ctx context.Context, msgs []tenure.Message, queries []string, opt BenchOptions) (CompileResult, error) {
 	res := CompileResult{Messages: len(msgs)}
-	db, err := openBare(ctx, filepath.Join(dir, fmt.Sprintf("bare-fts-%d.db", len(msgs))))
+	bare, err := opt.OpenBare(ctx, fmt.Sprintf("bare-fts-%d", len(msgs)))
 	if err != nil {
 		return res, err
 	}
-	defer db.Close()
-	if err := bareInsert(ctx, db, msgs, true); err != nil {
+	defer bare.Close()
+	if err := bare.Insert(ctx, msgs, true); err != nil {
 		return res, fmt.Errorf("bare insert: %w", err)
 	}
-	st := sqlite.New(filepath.Join(dir, fmt.Sprintf("tenure-%d.db", len(msgs))), sqlite.Options{})
-	if err := st.Open(ctx); err != nil {
+	st, err := opt.Open(ctx, fmt.Sprintf("tenure-%d", len(msgs)), nil)
+	if err != nil {
 		return res, err
 	}
 	defer st.Close()
@@ -246,11 +311,6 @@ func benchCompile(ctx context.Context, dir string, msgs []tenure.Message, querie
 	}
 	res.IngestSecs = time.Since(start).Seconds()
 	c := compile.New(st, compile.Options{})
-	bare, err := db.PrepareContext(ctx, `SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 10`)
-	if err != nil {
-		return res, err
-	}
-	defer bare.Close()
 	var tl, bl []float64
 	for i := range opt.Queries {
 		q := queries[i%len(queries)]
@@ -260,7 +320,7 @@ func benchCompile(ctx context.Context, dir string, msgs []tenure.Message, querie
 		if err != nil {
 			return res, fmt.Errorf("compile %q: %w", q, err)
 		}
-		if err := bareTop10(ctx, bare, q); err != nil {
+		if err := bare.Top10(ctx, retrieve.ContentWords(q)); err != nil {
 			return res, fmt.Errorf("bare query %q: %w", q, err)
 		}
 		t2 := time.Now()
@@ -275,9 +335,9 @@ func benchCompile(ctx context.Context, dir string, msgs []tenure.Message, querie
 
 // bareTop10 runs the bare query: the question's content words, any of
 // them, reading the ten best rows' ids and scores.
-func bareTop10(ctx context.Context, stmt *sql.Stmt, q string) error {
+func bareTop10(ctx context.Context, stmt *sql.Stmt, ws []string) error {
 	var words []string
-	for _, w := range retrieve.ContentWords(q) {
+	for _, w := range ws {
 		words = append(words, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
 	}
 	if len(words) == 0 {
@@ -311,9 +371,13 @@ func ratio(a, b float64) float64 {
 func (r *BenchReport) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "ingestion of %d messages (best of rounds)\n", r.Ingest.Messages)
 	fmt.Fprintf(w, "  tenure (full write path)  %10.0f msg/s\n", r.Ingest.TenureRate)
-	fmt.Fprintf(w, "  bare SQLite insert        %10.0f msg/s\n", r.Ingest.BareRate)
+	fmt.Fprintf(w, "  %-25s %10.0f msg/s\n", "bare "+r.Database+" insert", r.Ingest.BareRate)
 	fmt.Fprintf(w, "  ratio                     %10.2fx\n\n", r.Ingest.Ratio)
-	fmt.Fprintf(w, "compile at a %d-token budget vs bare FTS5 bm25() top-10, %d queries, ms\n", r.Budget, r.Queries)
+	query := "FTS5 bm25()"
+	if r.Database != "SQLite" {
+		query = r.Database + " ts_rank()"
+	}
+	fmt.Fprintf(w, "compile at a %d-token budget vs bare %s top-10, %d queries, ms\n", r.Budget, query, r.Queries)
 	fmt.Fprintf(w, "  %-9s  %-22s  %-22s  %s\n", "messages", "tenure p50/p95/p99", "bare p50/p95/p99", "ratio p50, p99")
 	for _, c := range r.Compile {
 		fmt.Fprintf(w, "  %-9d  %-22s  %-22s  %.1fx, %.1fx\n", c.Messages,

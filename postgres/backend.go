@@ -356,6 +356,8 @@ type writeTx struct {
 	// workflows remembers the tenants of workflows by key.
 	workflows map[int64]string
 	done      bool
+	// inserted counts the messages the transaction appended.
+	inserted int64
 }
 
 // as names the transaction's tenant, unless it is named already.
@@ -383,8 +385,40 @@ func (t *writeTx) end(sql string) error {
 	return (*Store)(t.b).fail(err)
 }
 
-func (t *writeTx) Commit() error   { return t.end("COMMIT") }
+func (t *writeTx) Commit() error {
+	if t.done || t.inserted == 0 {
+		return t.end("COMMIT")
+	}
+	t.done = true
+	defer t.c.Release()
+	if _, err := t.c.Exec(context.Background(), "COMMIT"); err != nil {
+		return (*Store)(t.b).fail(err)
+	}
+	(*Store)(t.b).analyzeDue(t.c, t.inserted)
+	return nil
+}
 func (t *writeTx) Rollback() error { return t.end("ROLLBACK") }
+
+// analyzeDue refreshes the planner's statistics (tenure_analyze, see
+// migration 0003) when the messages this process appended since it last
+// did reach the count then (at least 1,000): a load of n messages
+// analyzes about log2(n/1000) times.
+func (s *Store) analyzeDue(c *pgxpool.Conn, inserted int64) {
+	s.analyzeMu.Lock()
+	s.sinceAnalyze += inserted
+	due := s.sinceAnalyze >= max(1000, s.atAnalyze)
+	if due {
+		s.atAnalyze += s.sinceAnalyze
+		s.sinceAnalyze = 0
+	}
+	s.analyzeMu.Unlock()
+	if !due {
+		return
+	}
+	if _, err := c.Exec(context.Background(), "SELECT tenure_analyze()"); err != nil {
+		s.opt.Logger.Warn("analyze", "err", err)
+	}
+}
 
 func (t *writeTx) LastTxTime(ctx context.Context) (time.Time, error) {
 	if err := t.as(ctx, system); err != nil {

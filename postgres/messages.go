@@ -267,6 +267,7 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 	if err := a.flush(ctx); err != nil {
 		return nil, nil, err
 	}
+	t.inserted += a.docs
 	if a.docs > 0 {
 		if _, err := t.c.Exec(ctx, `INSERT INTO fts_stats (tenant_id, docs, lexemes) VALUES ($1, $2, $3)
 			ON CONFLICT (tenant_id) DO UPDATE SET docs = fts_stats.docs + excluded.docs, lexemes = fts_stats.lexemes + excluded.lexemes`,

@@ -312,16 +312,26 @@ func near(ctx context.Context, c querier, tenant string, neighbors, wide int, hi
 		threads[i], lo[i], hi[i] = h.thread, step(h.pos, -n, hidden), step(h.pos, n, hidden)
 		score[h.seq] = h.score
 	}
-	rows, err := c.Query(ctx, rebind(`SELECT `+messageCols+` FROM messages m WHERE m.seq IN (
-		SELECT n.seq FROM unnest(?::text[], ?::bigint[], ?::bigint[]) w(thread_id, lo, hi)
-		JOIN messages n ON n.tenant_id = ? AND n.thread_id = w.thread_id AND n.pos BETWEEN w.lo AND w.hi)
-		AND `+scope("m")), append([]any{threads, lo, hi, tenant}, args...)...)
+	// Driven by the windows, each read on the position index (a lateral
+	// join kept apart by OFFSET 0: the plan must not depend on statistics
+	// a fresh table lacks);
+	// overlapping windows repeat a message, kept once.
+	rows, err := c.Query(ctx, rebind(`SELECT `+messageCols+` FROM unnest(?::text[], ?::bigint[], ?::bigint[]) w(thread_id, lo, hi)
+		CROSS JOIN LATERAL (SELECT * FROM messages n WHERE n.tenant_id = ? AND n.thread_id = w.thread_id AND n.pos BETWEEN w.lo AND w.hi
+			OFFSET 0) m
+		WHERE `+scope("m")), append([]any{threads, lo, hi, tenant}, args...)...)
 	if err != nil {
 		return nil, err
 	}
-	out, err := scanMessages(rows, tenant, false)
-	for i := range out {
-		out[i].Score = score[out[i].Seq]
+	all, err := scanMessages(rows, tenant, false)
+	seen := make(map[int64]bool, len(all))
+	out := all[:0]
+	for _, m := range all {
+		if !seen[m.Seq] {
+			seen[m.Seq] = true
+			m.Score = score[m.Seq]
+			out = append(out, m)
+		}
 	}
 	slices.SortFunc(out, func(a, b tenure.ScoredMessage) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Seq, b.Seq))
@@ -358,8 +368,10 @@ func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 	if h, ok := v.hidden[thread]; ok {
 		return h, nil
 	}
-	rows, err := v.c.Query(ctx, `SELECT pos FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND user_id <> '' AND user_id <> $3 ORDER BY pos`,
-		v.tenant, thread, v.user)
+	// Two ranges of the (tenant, thread, user, id) index, empty in the
+	// common case: the users before this one and those after.
+	rows, err := v.c.Query(ctx, `SELECT pos FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND user_id > '' AND user_id < $3
+		UNION ALL SELECT pos FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND user_id > $3`, v.tenant, thread, v.user)
 	if err != nil {
 		return nil, err
 	}
@@ -372,6 +384,7 @@ func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 		}
 		hidden = append(hidden, pos)
 	}
+	slices.Sort(hidden)
 	v.hidden[thread] = hidden
 	return hidden, rows.Err()
 }

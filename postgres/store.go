@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,10 @@ type Store struct {
 	// could not be reached.
 	unavailable atomic.Int64
 	retries     atomic.Int64
+	// analyzeMu guards the counts of messages appended since the last
+	// tenure_analyze and at it (see analyzeDue).
+	analyzeMu               sync.Mutex
+	sinceAnalyze, atAnalyze int64
 }
 
 var _ tenure.Store = (*Store)(nil)

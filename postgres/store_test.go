@@ -2,9 +2,12 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
@@ -75,5 +78,32 @@ func TestConcurrentOpen(t *testing.T) {
 	applied, latest, err := postgres.Version(context.Background(), u)
 	if err != nil || applied != latest || latest == 0 {
 		t.Errorf("schema version %d of %d (%v)", applied, latest, err)
+	}
+}
+
+// A load of messages refreshes the planner's statistics (a fresh table
+// would otherwise be planned as if it held one row until autovacuum
+// caught up), though the application role owns no table.
+func TestAnalyzeAfterLoad(t *testing.T) {
+	ctx := context.Background()
+	u := pgtest.URL(t)
+	s := open(t, u, postgres.Options{})
+	p := tenure.Principal{UserID: "u", TenantID: "acme", Authority: "policy", Clearance: tenure.HighlyRestricted}
+	msgs := make([]tenure.Message, 1200)
+	for i := range msgs {
+		msgs[i] = tenure.Message{ThreadID: "t", ID: fmt.Sprint(i), Role: "user", Content: fmt.Sprintf("turn %d", i),
+			CreatedAt: time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC)}
+	}
+	if _, err := s.ImportMessages(ctx, p, msgs, nil); err != nil {
+		t.Fatal(err)
+	}
+	admin, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	var tuples float64
+	if err := admin.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'messages'::regclass`).Scan(&tuples); err != nil || tuples < 1000 {
+		t.Errorf("the planner believes messages holds %v rows (%v), want 1200", tuples, err)
 	}
 }

@@ -86,7 +86,7 @@ func (c *evalCmd) define(fs *flag.FlagSet) {
 	c.llm.define(fs)
 	c.embed.define(fs, false)
 	fs.StringVar(&c.dir, "dir", "", "`directory` for the temporary stores (default: the system's)")
-	fs.StringVar(&c.db, "db", "", "locomo, longmemeval: keep the temporary stores in the PostgreSQL database at `URL` (postgres://…), a schema each, instead of SQLite files")
+	fs.StringVar(&c.db, "db", "", "locomo, longmemeval, bench: keep the temporary stores in the PostgreSQL database at `URL` (postgres://…), a schema each, instead of SQLite files")
 }
 
 func (c *evalCmd) exec(ctx context.Context, sio stdio, args []string) error {
@@ -259,7 +259,13 @@ func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 	if err != nil {
 		return err
 	}
+	if err := c.checkDB(); err != nil {
+		return err
+	}
 	opt := eval.BenchOptions{Corpus: convs, Sizes: sizes, Queries: c.queries, TempDir: c.dir}
+	if c.db != "" {
+		opt.Open, opt.OpenBare, opt.Database = evalOpener(c.db), evalBare(c.db), "PostgreSQL"
+	}
 	if f := progressOut(sio, c.noProgress); f != nil {
 		opt.Progress = func(step string) { fmt.Fprintf(f, "bench: %s…\n", step) }
 	}
