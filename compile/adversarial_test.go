@@ -205,7 +205,7 @@ func (e *advEnv) setupWorkflow(c *advCase, agent tenure.Principal) {
 			c.refused[d.route] = err.Error()
 		}
 	}
-	if _, err := e.store.CloseRound(e.ctx, agent, "wf"); err != nil {
+	if _, err := e.store.CloseRound(e.ctx, agent, "wf", 0); err != nil {
 		e.t.Fatalf("close round: %v", err)
 	}
 }

@@ -36,7 +36,7 @@ func workflowFixture(t *testing.T, entities int) *fixture {
 	if _, err := f.store.SubmitDeltas(f.ctx, owner, "orders", ds); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.store.CloseRound(f.ctx, owner, "orders"); err != nil {
+	if _, err := f.store.CloseRound(f.ctx, owner, "orders", 0); err != nil {
 		t.Fatal(err)
 	}
 	return f

@@ -251,18 +251,21 @@ func roundError(round, open int) error {
 }
 
 // CloseRound implements snapshot.Store.
-func (e *Engine) CloseRound(ctx context.Context, p tenure.Principal, workflowID string) (snapshot.Snapshot, error) {
-	snap, err := e.closeRound(ctx, p, workflowID)
+func (e *Engine) CloseRound(ctx context.Context, p tenure.Principal, workflowID string, round int) (snapshot.Snapshot, error) {
+	snap, err := e.closeRound(ctx, p, workflowID, round)
 	if err != nil {
 		return snapshot.Snapshot{}, fmt.Errorf("close round: %w", err)
 	}
 	return snap, nil
 }
 
-func (e *Engine) closeRound(ctx context.Context, p tenure.Principal, workflowID string) (snapshot.Snapshot, error) {
+func (e *Engine) closeRound(ctx context.Context, p tenure.Principal, workflowID string, want int) (snapshot.Snapshot, error) {
 	p, err := e.principal(p)
 	if err != nil {
 		return snapshot.Snapshot{}, err
+	}
+	if want < 0 {
+		return snapshot.Snapshot{}, tenure.Errorf(tenure.CodeInvalid, "round", "must be the open round, or 0 for whichever is open; got %d", want)
 	}
 	if _, err := e.workflow(ctx, e.b, p, workflowID); err != nil {
 		return snapshot.Snapshot{}, err
@@ -280,6 +283,9 @@ func (e *Engine) closeRound(ctx context.Context, p tenure.Principal, workflowID 
 		if w := rec.Workflow; (p.UserID == "" || w.CreatedBy != p.UserID) && !p.HasPermission(tenure.PermAnyUser) {
 			return tenure.Errorf(tenure.CodeForbidden, "workflowId", "only the workflow's creator (%q) or a principal holding %s closes its rounds",
 				w.CreatedBy, tenure.PermAnyUser)
+		}
+		if want > 0 && want != rec.OpenRound {
+			return tenure.Errorf(tenure.CodeConflict, "round", "round %d is not open (round %d is): nothing was closed", want, rec.OpenRound)
 		}
 		base, _, err := e.state(ctx, tx, rec, rec.OpenRound-1)
 		if err != nil {

@@ -266,9 +266,13 @@ func (c *Client) SubmitDeltas(ctx context.Context, _ tenure.Principal, workflowI
 }
 
 // CloseRound implements snapshot.Store (POST /v1/workflows/{id}/close).
-func (c *Client) CloseRound(ctx context.Context, _ tenure.Principal, workflowID string) (snapshot.Snapshot, error) {
+func (c *Client) CloseRound(ctx context.Context, _ tenure.Principal, workflowID string, round int) (snapshot.Snapshot, error) {
 	var snap snapshot.Snapshot
-	err := c.do(ctx, "close round", http.MethodPost, "/v1/workflows/"+segment(workflowID)+"/close", nil, nil, &snap)
+	q := url.Values{}
+	if round != 0 {
+		q.Set("round", strconv.Itoa(round))
+	}
+	err := c.do(ctx, "close round", http.MethodPost, "/v1/workflows/"+segment(workflowID)+"/close", q, nil, &snap)
 	return snap, err
 }
 

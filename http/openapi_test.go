@@ -213,8 +213,10 @@ var apiOps = []apiOp{
 			"conflict", "a round that is not open (rounds only increase), or a bound concept id changed without rebind (identity is stable).", "too_large", "")},
 	{method: "POST", path: "/v1/workflows/{id}/close", summary: "Close the open round: aggregate its deltas into the next snapshot with the workflow's strategies, " +
 		"enforce its size limit, and open the next round. The snapshot's report lists what changed, the conflicts (who lost and why), what was clipped and whether the workflow converged.",
-		resp: snapshot.Snapshot{},
-		errs: errsOf("forbidden", "neither the workflow's creator nor a holder of scope:any_user.", "not_found", "no workflow with this id that the caller can see.")},
+		query: []apiParam{{"round", "integer", "the round the caller means to close; when another round is open nothing is closed (409), so a repeated close cannot close the next round too", nil}},
+		resp:  snapshot.Snapshot{},
+		errs: errsOf("forbidden", "neither the workflow's creator nor a holder of scope:any_user.", "not_found", "no workflow with this id that the caller can see.",
+			"conflict", "round names a round that is not open.")},
 	{method: "GET", path: "/v1/workflows/{id}/history", summary: "The deltas that touched a path, round by round, with their weights, provenance and what became of them; " +
 		"a query (wildcards, filters) matches the deltas at, above or below any location it selects.",
 		query: []apiParam{{"path", "string", "a JSONPath, such as $.bindings.customer (required)", nil}}, resp: snapshot.PathHistory{},
@@ -680,6 +682,7 @@ func TestOpenAPIErrors(t *testing.T) {
 		{"POST /v1/workflows/{id}/deltas", "TooLarge", "POST", "/v1/workflows/wf/deltas", e.alice, delta(`,"agentId":"` + strings.Repeat("x", 5000) + `"`), tenure.CodeTooLarge, nil},
 		{"POST /v1/workflows/{id}/close", "Forbidden", "POST", "/v1/workflows/wf-admin/close", e.alice, "", tenure.CodeForbidden, nil},
 		{"POST /v1/workflows/{id}/close", "NotFound", "POST", "/v1/workflows/nothing/close", e.alice, "", tenure.CodeNotFound, nil},
+		{"POST /v1/workflows/{id}/close", "Conflict", "POST", "/v1/workflows/wf/close?round=7", e.alice, "", tenure.CodeConflict, nil},
 		{"GET /v1/workflows/{id}/history", "NotFound", "GET", "/v1/workflows/nothing/history?path=$.bindings", e.alice, "", tenure.CodeNotFound, nil},
 		{"GET /v1/workflows/{id}/bindings/{term}", "NotFound", "GET", "/v1/workflows/wf/bindings/nothing", e.alice, "", tenure.CodeNotFound, nil},
 		{"PUT /v1/environment", "TooLarge", "PUT", "/v1/environment", e.admin, `{"values":{"tz":"` + strings.Repeat("x", 5000) + `"}}`, tenure.CodeTooLarge, nil},

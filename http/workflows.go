@@ -71,11 +71,16 @@ func (s *Server) submitDeltas(w http.ResponseWriter, r *http.Request, p tenure.P
 }
 
 func (s *Server) closeRound(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
-	if err := newQuery(r).done(); err != nil {
+	q := newQuery(r)
+	round := q.int("round")
+	if err := q.done(); err != nil {
 		return nil, err
 	}
 	var snap snapshot.Snapshot
-	err := s.metrics.op("close_round", func() (err error) { snap, err = s.store.CloseRound(r.Context(), p, r.PathValue("id")); return })
+	err := s.metrics.op("close_round", func() (err error) {
+		snap, err = s.store.CloseRound(r.Context(), p, r.PathValue("id"), round)
+		return
+	})
 	return snap, err
 }
 

@@ -47,7 +47,7 @@ func TestWorkflowOverHTTP(t *testing.T) {
 	if tenure.ErrorCode(err) != tenure.CodeInvalid || tenure.ErrorField(err) != "[0].path" || !strings.Contains(err.Error(), "path into a scalar") {
 		t.Fatalf("client: %v, want invalid on [0].path", err)
 	}
-	closed, err := router.CloseRound(e.ctx, tenure.Principal{}, "orders")
+	closed, err := router.CloseRound(e.ctx, tenure.Principal{}, "orders", 0)
 	if err != nil || closed.Bindings()["customer"] != "sea:customer:001" || closed.Report.Applied != 1 {
 		t.Fatalf("close: %+v, %v", closed, err)
 	}
@@ -113,7 +113,7 @@ func TestConcurrentSubmittersOverHTTP(t *testing.T) {
 	for err := range errs {
 		t.Fatalf("submit: %v", err)
 	}
-	snap, err := e.client(e.alice).CloseRound(e.ctx, tenure.Principal{}, "busy")
+	snap, err := e.client(e.alice).CloseRound(e.ctx, tenure.Principal{}, "busy", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,9 +58,10 @@ type SnapshotDeltaInput struct {
 	Provenance string   `json:"provenance" jsonschema:"why this change: where the value comes from (for rebind, the reason)"`
 }
 
-// SnapshotWorkflowInput is the input of snapshot_close_round.
-type SnapshotWorkflowInput struct {
+// SnapshotCloseInput is the input of snapshot_close_round.
+type SnapshotCloseInput struct {
 	WorkflowID string `json:"workflow_id" jsonschema:"the workflow's name"`
+	Round      int    `json:"round,omitempty" jsonschema:"the round you mean to close; refused when another round is open, so that a repeated close closes nothing (default: whichever round is open)"`
 }
 
 // SnapshotHistoryInput is the input of snapshot_path_history.
@@ -112,7 +113,7 @@ func (s *Server) addSnapshotTools() {
 		Description: "Close a workflow's open round (its creator, or scope:any_user): aggregate the round's deltas into the next snapshot and " +
 			"report what changed, which deltas lost and why, what was clipped, and whether the workflow converged.",
 		Annotations: writes,
-		InputSchema: inputSchema[SnapshotWorkflowInput](nil),
+		InputSchema: inputSchema[SnapshotCloseInput](map[string]prop{"round": {min: num(0)}}),
 	}, s.snapshotClose)
 	addTool(s, &sdk.Tool{Name: ToolSnapshotPathHistory, Title: "Path history",
 		Description: "Return the deltas that touched a path of a workflow's state, round by round, with their agents, weights, " +
@@ -157,8 +158,8 @@ func (s *Server) snapshotSubmit(ctx context.Context, c call, in SnapshotDeltaInp
 	return nil, res, nil
 }
 
-func (s *Server) snapshotClose(ctx context.Context, c call, in SnapshotWorkflowInput) (*sdk.CallToolResult, any, error) {
-	snap, err := s.store.CloseRound(ctx, c.p, in.WorkflowID)
+func (s *Server) snapshotClose(ctx context.Context, c call, in SnapshotCloseInput) (*sdk.CallToolResult, any, error) {
+	snap, err := s.store.CloseRound(ctx, c.p, in.WorkflowID, in.Round)
 	return nil, snap, snakeField(err)
 }
 

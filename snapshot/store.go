@@ -30,9 +30,14 @@ type Store interface {
 	// CloseRound aggregates the open round's deltas into the next
 	// snapshot and opens the next round; the snapshot's report says what
 	// changed, the conflicts, what was clipped and whether the workflow
-	// converged. Errors: CodeNotFound, CodeForbidden (neither the
-	// workflow's creator nor a holder of scope:any_user).
-	CloseRound(ctx context.Context, p tenure.Principal, workflowID string) (Snapshot, error)
+	// converged. A round above 0 names the round the caller means to
+	// close, so that a close repeated by a retry or by a second
+	// coordinator cannot close the following round too: when it is not
+	// the open round nothing is closed. Errors: CodeNotFound,
+	// CodeForbidden (neither the workflow's creator nor a holder of
+	// scope:any_user), CodeConflict (round is not the open round),
+	// CodeInvalid (a negative round).
+	CloseRound(ctx context.Context, p tenure.Principal, workflowID string, round int) (Snapshot, error)
 	// Snapshot returns the current snapshot, or a past round's. Errors:
 	// CodeNotFound (no such workflow, or round), CodeInvalid.
 	Snapshot(ctx context.Context, p tenure.Principal, workflowID string, q Read) (Snapshot, error)

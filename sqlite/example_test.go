@@ -69,7 +69,7 @@ func ExampleStore_CloseRound() {
 	bind(mapper, 0.35, "sea:customer:001", "Matched 'customer' to concept via KGS lookup")
 	bind(summarizer, 0.2, "sea:client:042", "customer sounds like a client")
 
-	snap, _ := s.CloseRound(ctx, router, "orders")
+	snap, _ := s.CloseRound(ctx, router, "orders", 0)
 	fmt.Println(snap.Round, snap.Bindings()["customer"], snap.Report.Conflicts[0].Losers[0].Reason)
 
 	h, _ := s.PathHistory(ctx, router, "orders", "$.bindings.customer")

@@ -130,7 +130,7 @@ func BenchmarkCloseRound(b *testing.B) {
 					}
 				}
 				b.StartTimer()
-				snap, err := s.CloseRound(ctx, benchAgents[0], id)
+				snap, err := s.CloseRound(ctx, benchAgents[0], id, 0)
 				if err != nil {
 					b.Fatal(err)
 				}

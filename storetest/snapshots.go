@@ -78,7 +78,7 @@ func sdelta(agent string, round int, w float64, op snapshot.Operation, path, val
 }
 
 // must returns v, failing the test given to what it returns on err:
-// must(s.CloseRound(ctx, p, "w"))(t).
+// must(s.CloseRound(ctx, p, "w", 0))(t).
 func must[T any](v T, err error) func(t *testing.T) T {
 	return func(t *testing.T) T {
 		t.Helper()
@@ -117,7 +117,7 @@ func testSnapshotLifecycle(t *testing.T, f SnapshotFactory) {
 	must(s.SubmitDeltas(ctx, checker, "orders", []snapshot.Delta{noAgent,
 		sdelta("rule-checker", 1, 0.2, snapshot.OpAdd, "$.bindings.customer", `"sea:client:042"`)}))(t)
 	clock.Advance(time.Minute)
-	r1 := must(s.CloseRound(ctx, router, "orders"))(t)
+	r1 := must(s.CloseRound(ctx, router, "orders", 0))(t)
 	if r1.Round != 1 || r1.OpenRound != 2 || r1.Bindings()["customer"] != "sea:customer:001" || len(r1.Entities()) != 1 ||
 		r1.Report == nil || r1.Report.Deltas != 3 || r1.Report.Applied != 2 || r1.Report.Lost != 1 || r1.Converged ||
 		!r1.Timestamp.Equal(clock.Now()) {
@@ -157,13 +157,13 @@ func testSnapshotLifecycle(t *testing.T, f SnapshotFactory) {
 	}
 	// A round with nothing new changes nothing: converged.
 	must(s.SubmitDeltas(ctx, mapper, "orders", []snapshot.Delta{sdelta("", 2, 0.9, snapshot.OpAdd, "$.bindings.customer", `"sea:customer:001"`)}))(t)
-	r2 := must(s.CloseRound(ctx, router, "orders"))(t)
+	r2 := must(s.CloseRound(ctx, router, "orders", 0))(t)
 	if !r2.Converged || len(r2.Report.Changes) != 0 || r2.OpenRound != 3 {
 		t.Fatalf("round 2: converged %v, changes %v", r2.Converged, r2.Report.Changes)
 	}
 	// A rebind is the one way a binding changes, and it is recorded.
 	must(s.SubmitDeltas(ctx, mapper, "orders", []snapshot.Delta{sdelta("", 3, 0.9, snapshot.OpRebind, "$.bindings.customer", `"sea:customer:002"`)}))(t)
-	r3 := must(s.CloseRound(ctx, router, "orders"))(t)
+	r3 := must(s.CloseRound(ctx, router, "orders", 0))(t)
 	if r3.Bindings()["customer"] != "sea:customer:002" || len(r3.Report.Rebinds) != 1 || r3.Report.Rebinds[0].From != "sea:customer:001" {
 		t.Fatalf("round 3: %v, rebinds %+v", r3.Bindings(), r3.Report.Rebinds)
 	}
@@ -174,7 +174,7 @@ func testSnapshotInvalid(t *testing.T, f SnapshotFactory) {
 	s, _ := f(t, NewClock(T0).Now, Counter("wf"))
 	must(s.StartWorkflow(ctx, router, snapshot.Workflow{WorkflowID: "orders", Query: "Which customers?"}))(t)
 	must(s.SubmitDeltas(ctx, mapper, "orders", []snapshot.Delta{sdelta("", 1, 0.5, snapshot.OpAdd, "$.bindings.customer", `"sea:customer:001"`)}))(t)
-	must(s.CloseRound(ctx, router, "orders"))(t)
+	must(s.CloseRound(ctx, router, "orders", 0))(t)
 	ok := sdelta("", 2, 0.5, snapshot.OpAdd, "$.bindings.order", `"sea:order:007"`)
 	edit := func(fn func(*snapshot.Delta)) []snapshot.Delta { d := ok; fn(&d); return []snapshot.Delta{d} }
 	tests := []struct {
@@ -211,7 +211,7 @@ func testSnapshotInvalid(t *testing.T, f SnapshotFactory) {
 		})
 	}
 	// Nothing was written: the open round has no deltas.
-	r2 := must(s.CloseRound(ctx, router, "orders"))(t)
+	r2 := must(s.CloseRound(ctx, router, "orders", 0))(t)
 	if r2.Report.Deltas != 0 {
 		t.Fatalf("round 2 has %d deltas after only refused submissions", r2.Report.Deltas)
 	}
@@ -299,12 +299,12 @@ func testSnapshotOracle(t *testing.T, f SnapshotFactory) {
 		}
 		record(s.Snapshot(ctx, actor, "orders", snapshot.Read{}))
 		record(s.SubmitDeltas(ctx, actor, "orders", []snapshot.Delta{sdelta("", 1, 0.5, snapshot.OpAdd, "$.bindings.customer", `"sea:x"`)}))
-		record(s.CloseRound(ctx, actor, "orders"))
+		record(s.CloseRound(ctx, actor, "orders", 0))
 		record(s.PathHistory(ctx, actor, "orders", "$.bindings"))
 		record(s.Binding(ctx, actor, "orders", "customer"))
 		record(s.StartWorkflow(ctx, actor, snapshot.Workflow{WorkflowID: "orders", Query: "mine"}))
 		record(s.SubmitDeltas(ctx, actor, "orders", []snapshot.Delta{sdelta("", 1, 0.5, snapshot.OpAdd, "$.bindings.customer", `"sea:x"`)}))
-		record(s.CloseRound(ctx, actor, "orders"))
+		record(s.CloseRound(ctx, actor, "orders", 0))
 		record(s.Snapshot(ctx, actor, "orders", snapshot.Read{}))
 		record(s.PathHistory(ctx, actor, "orders", "$..*"))
 		return out
@@ -326,20 +326,34 @@ func testSnapshotClose(t *testing.T, f SnapshotFactory) {
 	ctx := context.Background()
 	s, _ := f(t, NewClock(T0).Now, Counter("wf"))
 	must(s.StartWorkflow(ctx, router, snapshot.Workflow{WorkflowID: "orders", Query: "q"}))(t)
-	if _, err := s.CloseRound(ctx, mapper, "orders"); tenure.ErrorCode(err) != tenure.CodeForbidden {
+	if _, err := s.CloseRound(ctx, mapper, "orders", 0); tenure.ErrorCode(err) != tenure.CodeForbidden {
 		t.Fatalf("an agent closed the router's round: %v", err)
 	}
 	// A principal with no user would be a creator no one is.
 	if _, err := s.StartWorkflow(ctx, guest, snapshot.Workflow{WorkflowID: "guests", Query: "q"}); tenure.ErrorCode(err) != tenure.CodeForbidden {
 		t.Fatalf("a principal with no user started a workflow: %v", err)
 	}
-	if _, err := s.CloseRound(ctx, guest, "orders"); tenure.ErrorCode(err) != tenure.CodeForbidden {
+	if _, err := s.CloseRound(ctx, guest, "orders", 0); tenure.ErrorCode(err) != tenure.CodeForbidden {
 		t.Fatalf("a principal with no user closed a round: %v", err)
 	}
 	anyUser := mapper
 	anyUser.Permissions = []string{tenure.PermAnyUser}
-	if r := must(s.CloseRound(ctx, anyUser, "orders"))(t); r.Round != 1 {
+	if r := must(s.CloseRound(ctx, anyUser, "orders", 0))(t); r.Round != 1 {
 		t.Fatalf("scope:any_user close: round %d", r.Round)
+	}
+	// Naming the round to close: a repeated close of round 1 (a retry,
+	// a second coordinator) closes nothing; round 2 stays open.
+	if _, err := s.CloseRound(ctx, router, "orders", 1); tenure.ErrorCode(err) != tenure.CodeConflict || tenure.ErrorField(err) != "round" {
+		t.Fatalf("closing round 1 again: %v, want conflict on round", err)
+	}
+	if _, err := s.CloseRound(ctx, router, "orders", -1); tenure.ErrorCode(err) != tenure.CodeInvalid || tenure.ErrorField(err) != "round" {
+		t.Fatalf("closing round -1: %v, want invalid round", err)
+	}
+	if cur := must(s.Snapshot(ctx, router, "orders", snapshot.Read{}))(t); cur.OpenRound != 2 {
+		t.Fatalf("after refused closes the open round is %d, want 2", cur.OpenRound)
+	}
+	if r := must(s.CloseRound(ctx, router, "orders", 2))(t); r.Round != 2 || r.OpenRound != 3 {
+		t.Fatalf("closing round 2 by name: round %d, open %d", r.Round, r.OpenRound)
 	}
 }
 
@@ -368,7 +382,7 @@ func testSnapshotConcurrent(t *testing.T, f SnapshotFactory) {
 	for err := range errs {
 		t.Fatalf("concurrent submit: %v", err)
 	}
-	r := must(s.CloseRound(ctx, router, "orders"))(t)
+	r := must(s.CloseRound(ctx, router, "orders", 0))(t)
 	if r.Report.Deltas != submitters*each || r.Report.Applied != submitters*each || len(r.Entities()) != submitters*each {
 		t.Fatalf("%d submitted; the round has %d deltas, %d applied, %d entities", submitters*each, r.Report.Deltas, r.Report.Applied, len(r.Entities()))
 	}
@@ -403,7 +417,7 @@ func testSnapshotServers(t *testing.T, f SnapshotFactory) {
 				t.Fatal(err)
 			}
 		}
-		snap := must(s.CloseRound(ctx, router, "orders"))(t)
+		snap := must(s.CloseRound(ctx, router, "orders", 0))(t)
 		for i := range snap.Deltas {
 			snap.Deltas[i].SubmittedAt = time.Time{}
 		}
@@ -452,7 +466,7 @@ func testSnapshotClipped(t *testing.T, f SnapshotFactory) {
 		ds = append(ds, sdelta("", 1, float64(i+1)/10, snapshot.OpAdd, "$.entities", fmt.Sprintf(`{"id":"e%d","pad":"%s"}`, i, strings.Repeat("x", 40))))
 	}
 	must(s.SubmitDeltas(ctx, mapper, "orders", ds))(t)
-	r := must(s.CloseRound(ctx, router, "orders"))(t)
+	r := must(s.CloseRound(ctx, router, "orders", 0))(t)
 	if r.StateSize > 300 || r.Report.Clipped == 0 || len(r.Report.Clips) == 0 {
 		t.Fatalf("state %d bytes, %d clipped, clips %+v", r.StateSize, r.Report.Clipped, r.Report.Clips)
 	}

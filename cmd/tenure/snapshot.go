@@ -32,7 +32,7 @@ workflow converged.
   snapshot start --workflow W --query Q [--strategy S] [--max-bytes N] ...
   snapshot delta --workflow W [--agent A] --round N --weight W --op OP
                  --path JSONPATH [--value JSON] --provenance TEXT
-  snapshot close --workflow W        what changed, conflicts, converged
+  snapshot close --workflow W [--round N]   what changed, conflicts, converged
   snapshot get --workflow W [--round N] [--binding TERM]
   snapshot history --workflow W --path JSONPATH
 
@@ -67,7 +67,7 @@ var snapshotFlags = map[string][]string{
 	"start": {"query", "strategy", "max-bytes", "on-violation", "clip", "max-string-bytes", "max-entities", "max-rules",
 		"threshold", "path-strategy", "expert", "classification", "config"},
 	"delta":   {"agent", "round", "weight", "op", "path", "value", "provenance"},
-	"close":   {},
+	"close":   {"round"},
 	"get":     {"round", "binding"},
 	"history": {"path"},
 }
@@ -91,7 +91,7 @@ func (c *snapshotCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.classification, "classification", "", "start: the clearance `level` needed to see the workflow (default public)")
 	fs.StringVar(&c.config, "config", "", "start: the workflow's configuration as a JSON `file` (the flags override it)")
 	fs.StringVar(&c.agent, "agent", "", "delta: act as this `agent` (a local --db only; over --server the key is the agent)")
-	fs.IntVar(&c.round, "round", 0, "delta: the open `round`; get: a past round's snapshot")
+	fs.IntVar(&c.round, "round", 0, "delta: the open `round`; close: refuse unless this round is open; get: a past round's snapshot")
 	fs.StringVar(&c.weight, "weight", "", "delta: the router-assigned `weight`, in [0, 1] (required)")
 	fs.StringVar(&c.op, "op", "", "delta: the `operation`: "+joinVocab(snapshot.Operations))
 	fs.StringVar(&c.path, "path", "", "delta, history: a `JSONPath` such as $.bindings.customer")
@@ -169,7 +169,7 @@ func (c *snapshotCmd) exec(ctx context.Context, sio stdio, args []string) error 
 			}
 			return c.output(sio, res, func() error { return printSubmitted(sio.out, res) })
 		case "close":
-			snap, err := st.CloseRound(ctx, p, c.workflow)
+			snap, err := st.CloseRound(ctx, p, c.workflow, c.round)
 			if err != nil {
 				return flagField(err)
 			}

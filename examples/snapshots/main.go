@@ -122,7 +122,7 @@ func converge(ctx context.Context, out io.Writer, workflow string, router snapsh
 				return fmt.Errorf("%s: %w", a.name, err)
 			}
 		}
-		if snap, err = router.CloseRound(ctx, none, workflow); err != nil {
+		if snap, err = router.CloseRound(ctx, none, workflow, 0); err != nil {
 			return err
 		}
 		printRound(out, snap)
