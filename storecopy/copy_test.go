@@ -70,7 +70,7 @@ func TestCopy(t *testing.T) {
 	w := 0.5
 	must(src.SubmitDeltas(ctx, ada, "orders", []snapshot.Delta{{AgentID: "ada", Round: 1, Weight: &w, Operation: snapshot.OpAdd,
 		Path: "$.bindings.customer", Value: json.RawMessage(`"sea:customer:001"`), Provenance: "test"}}))
-	must(src.CloseRound(ctx, ada, "orders"))
+	must(src.CloseRound(ctx, ada, "orders", 0))
 	h := semantic.HashText("acme", "", "turn 0")
 	if err := src.Backend().PutVectors(ctx, "m", []semantic.Vector{{Hash: h, Values: semantic.Normalize([]float32{1, 2, 3})}},
 		[]semantic.Link{{Seq: 1, Hash: h}, {Seq: 2, Refused: true}}); err != nil {
