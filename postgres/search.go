@@ -3,7 +3,9 @@ package postgres
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -271,9 +273,8 @@ func (b *backend) hits(ctx context.Context, c querier, tenant string, f engine.M
 		return nil, err
 	}
 	avg := max(float64(lex)/float64(max(docs, 1)), 1)
-	q := bm25(`messages`, `true`, []string{"seq", "thread_id", "pos", "tenant_id", "user_id", "project_id", "created_at"}, "m", scope("m"),
-		[]string{"seq", "thread_id", "pos"}) + ` LIMIT ?`
-	rows, err := c.Query(ctx, rebind(q), append(append([]any{lexemes, tsq, tenant, docs, avg}, args...), f.Limit)...)
+	q, qargs := messageRanking(lexemes, tsq, tenant, float64(docs), avg, scope("m"), args, f.Limit)
+	rows, err := c.Query(ctx, q, qargs...)
 	if err != nil {
 		return nil, err
 	}
@@ -287,6 +288,60 @@ func (b *backend) hits(ctx context.Context, c querier, tenant string, f engine.M
 		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// messageRanking is the query that ranks messages by BM25 in two passes.
+// The first scores every matching message of the tenant (within the
+// scope) with each term's presence, by weight, in place of its frequency
+// — a few tsquery tests per row, in C — and keeps the best candidates
+// (shortlist, a multiple of the limit); the second scores those exactly,
+// counting occurrences. A term's frequency is at least its presence, so
+// the first pass's score is a lower bound of the exact one and the
+// shortlist holds the exact top in all but contrived cases (a message
+// that repeats a term many times and matches little else). Document
+// frequencies are counted exactly, once, in the first pass.
+func messageRanking(lexemes []string, tsq, tenant string, docs, avg float64, scope string, scopeArgs []any, limit int) (string, []any) {
+	args := []any{tsq, tenant, docs, avg, lexemes}
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	quoted := func(l, weight string) string {
+		return `'` + strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(l) + `'` + weight
+	}
+	var counts, idfs, approx, idfList []string
+	for i, l := range lexemes {
+		n := fmt.Sprintf("n%d", i)
+		counts = append(counts, `count(*) FILTER (WHERE tsv @@ `+arg(quoted(l, ""))+`::tsquery) AS `+n)
+		idfs = append(idfs, fmt.Sprintf(`greatest(ln(($3 - %s + 0.5) / (%s + 0.5)), 1e-6) AS i%d`, n, n, i))
+		tf := `(CASE WHEN m.tsv @@ ` + arg(quoted(l, ":A")) + `::tsquery THEN 1.0 ELSE 0 END + CASE WHEN m.tsv @@ ` +
+			arg(quoted(l, ":B")) + `::tsquery THEN 0.5 ELSE 0 END)`
+		approx = append(approx, fmt.Sprintf(`idf.i%d * %s * 2.2 / (%s + 1.2 * (0.25 + 0.75 * length(m.tsv) / $4))`, i, tf, tf))
+		idfList = append(idfList, fmt.Sprintf("idf.i%d", i))
+	}
+	// The scope's placeholders follow.
+	var b strings.Builder
+	for _, r := range scope {
+		if r == '?' {
+			b.WriteString(arg(scopeArgs[0]))
+			scopeArgs = scopeArgs[1:]
+			continue
+		}
+		b.WriteRune(r)
+	}
+	shortlist := arg(max(4*limit, 50))
+	lim := arg(limit)
+	return `WITH d AS MATERIALIZED (SELECT m.seq, m.thread_id, m.pos, m.tenant_id, m.user_id, m.project_id, m.created_at, m.tsv
+		FROM messages m WHERE m.tsv @@ $1::tsquery AND m.tenant_id = $2),
+	idf AS (SELECT ` + strings.Join(idfs, ", ") + ` FROM (SELECT ` + strings.Join(counts, ", ") + ` FROM d) c),
+	approx AS (SELECT m.seq, m.thread_id, m.pos, m.tsv, (` + strings.Join(approx, " + ") + `) AS score
+		FROM d m, idf WHERE ` + b.String() + ` ORDER BY score DESC, m.seq LIMIT ` + shortlist + `),
+	w AS (SELECT w.lexeme, w.idf FROM idf CROSS JOIN LATERAL unnest($5::text[], ARRAY[` + strings.Join(idfList, ", ") + `]) w(lexeme, idf))
+	SELECT a.seq, a.thread_id, a.pos, sum(w.idf * x.tf * 2.2 / (x.tf + 1.2 * (0.25 + 0.75 * length(a.tsv) / $4))) AS score
+	FROM approx a CROSS JOIN LATERAL (SELECT u.lexeme, sum(CASE wt WHEN 'B' THEN 0.5 ELSE 1.0 END) AS tf
+		FROM unnest(a.tsv) u CROSS JOIN unnest(u.weights) wt WHERE u.lexeme = ANY($5) GROUP BY u.lexeme) x
+	JOIN w ON w.lexeme = x.lexeme
+	GROUP BY a.seq, a.thread_id, a.pos ORDER BY score DESC, a.seq LIMIT ` + lim, args
 }
 
 // near returns the hits with their neighbours in the reader's view (see
