@@ -13,8 +13,9 @@
 // writers are serialized across processes as SQLite's BEGIN IMMEDIATE
 // serializes them: the engine's reconciliation reads what it decides on
 // and writes in the same transaction, and sees every write committed
-// before it. Reads run in their own read-only transactions and never wait
-// for writers. Full-text search ranks with BM25 over tsvector columns
-// (search.go); vectors are stored as bytea and compared in Go, as the
-// SQLite store does (no pgvector).
+// before it. Reads take no lock and never wait for writers: each query is
+// sent in one batch behind the statement that names its tenant. Full-text
+// search ranks with BM25 over tsvector columns (search.go); vectors are
+// stored as bytea and compared in Go, as the SQLite store does (no
+// pgvector).
 package postgres
