@@ -236,6 +236,13 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 				}
 			}
 		}
+		threads := make([]string, len(out))
+		for i := range out {
+			threads[i] = out[i].ThreadID
+		}
+		if err := view.load(ctx, threads); err != nil {
+			return err
+		}
 		for i := range out {
 			hidden, err := view.of(ctx, out[i].ThreadID)
 			if err != nil {
@@ -309,14 +316,15 @@ func messageRanking(lexemes []string, tsq, tenant string, docs, avg float64, sco
 	quoted := func(l, weight string) string {
 		return `'` + strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(l) + `'` + weight
 	}
-	var counts, idfs, approx, idfList []string
+	var flags, counts, idfs, approx, idfList []string
 	for i, l := range lexemes {
-		n := fmt.Sprintf("n%d", i)
-		counts = append(counts, `count(*) FILTER (WHERE tsv @@ `+arg(quoted(l, ""))+`::tsquery) AS `+n)
-		idfs = append(idfs, fmt.Sprintf(`greatest(ln(($3 - %s + 0.5) / (%s + 0.5)), 1e-6) AS i%d`, n, n, i))
-		tf := `(CASE WHEN m.tsv @@ ` + arg(quoted(l, ":A")) + `::tsquery THEN 1.0 ELSE 0 END + CASE WHEN m.tsv @@ ` +
-			arg(quoted(l, ":B")) + `::tsquery THEN 0.5 ELSE 0 END)`
-		approx = append(approx, fmt.Sprintf(`idf.i%d * %s * 2.2 / (%s + 1.2 * (0.25 + 0.75 * length(m.tsv) / $4))`, i, tf, tf))
+		// Messages hold weights A and B only: present means either.
+		flags = append(flags, fmt.Sprintf(`m.tsv @@ %s::tsquery AS a%d, m.tsv @@ %s::tsquery AS b%d`,
+			arg(quoted(l, ":A")), i, arg(quoted(l, ":B")), i))
+		counts = append(counts, fmt.Sprintf(`count(*) FILTER (WHERE a%d OR b%d)::float8 AS n%d`, i, i, i))
+		idfs = append(idfs, fmt.Sprintf(`greatest(ln(($3 - n%d + 0.5::float8) / (n%d + 0.5::float8)), 1e-6::float8) AS i%d`, i, i, i))
+		tf := fmt.Sprintf(`(CASE WHEN m.a%d THEN 1::float8 ELSE 0::float8 END + CASE WHEN m.b%d THEN 0.5::float8 ELSE 0::float8 END)`, i, i)
+		approx = append(approx, fmt.Sprintf(`idf.i%d * %s * 2.2::float8 / (%s + m.norm)`, i, tf, tf))
 		idfList = append(idfList, fmt.Sprintf("idf.i%d", i))
 	}
 	// The scope's placeholders follow.
@@ -331,15 +339,18 @@ func messageRanking(lexemes []string, tsq, tenant string, docs, avg float64, sco
 	}
 	shortlist := arg(max(4*limit, 50))
 	lim := arg(limit)
-	return `WITH d AS MATERIALIZED (SELECT m.seq, m.thread_id, m.pos, m.tenant_id, m.user_id, m.project_id, m.created_at, m.tsv
+	// norm is k1·(1 − b + b·len/avglen), in float8 throughout (numeric
+	// arithmetic was most of the first pass).
+	return `WITH d AS MATERIALIZED (SELECT m.seq, m.thread_id, m.pos, m.tenant_id, m.user_id, m.project_id, m.created_at,
+			1.2::float8 * (0.25::float8 + 0.75::float8 * length(m.tsv) / $4::float8) AS norm, ` + strings.Join(flags, ", ") + `
 		FROM messages m WHERE m.tsv @@ $1::tsquery AND m.tenant_id = $2),
 	idf AS (SELECT ` + strings.Join(idfs, ", ") + ` FROM (SELECT ` + strings.Join(counts, ", ") + ` FROM d) c),
-	approx AS (SELECT m.seq, m.thread_id, m.pos, m.tsv, (` + strings.Join(approx, " + ") + `) AS score
+	approx AS (SELECT m.seq, m.thread_id, m.pos, m.norm, (` + strings.Join(approx, " + ") + `) AS score
 		FROM d m, idf WHERE ` + b.String() + ` ORDER BY score DESC, m.seq LIMIT ` + shortlist + `),
 	w AS (SELECT w.lexeme, w.idf FROM idf CROSS JOIN LATERAL unnest($5::text[], ARRAY[` + strings.Join(idfList, ", ") + `]) w(lexeme, idf))
-	SELECT a.seq, a.thread_id, a.pos, sum(w.idf * x.tf * 2.2 / (x.tf + 1.2 * (0.25 + 0.75 * length(a.tsv) / $4))) AS score
-	FROM approx a CROSS JOIN LATERAL (SELECT u.lexeme, sum(CASE wt WHEN 'B' THEN 0.5 ELSE 1.0 END) AS tf
-		FROM unnest(a.tsv) u CROSS JOIN unnest(u.weights) wt WHERE u.lexeme = ANY($5) GROUP BY u.lexeme) x
+	SELECT a.seq, a.thread_id, a.pos, sum(w.idf * x.tf * 2.2::float8 / (x.tf + a.norm)) AS score
+	FROM approx a JOIN messages t ON t.seq = a.seq CROSS JOIN LATERAL (SELECT u.lexeme, sum(CASE wt WHEN 'B' THEN 0.5::float8 ELSE 1::float8 END) AS tf
+		FROM unnest(t.tsv) u CROSS JOIN unnest(u.weights) wt WHERE u.lexeme = ANY($5) GROUP BY u.lexeme) x
 	JOIN w ON w.lexeme = x.lexeme
 	GROUP BY a.seq, a.thread_id, a.pos ORDER BY score DESC, a.seq LIMIT ` + lim, args
 }
@@ -355,6 +366,12 @@ func near(ctx context.Context, c querier, tenant string, neighbors, wide int, hi
 	lo := make([]int64, len(hits))
 	hi := make([]int64, len(hits))
 	score := make(map[int64]float64, len(hits))
+	for i := range hits {
+		threads[i] = hits[i].thread
+	}
+	if err := view.load(ctx, threads); err != nil {
+		return nil, err
+	}
 	for i, h := range hits {
 		hidden, err := view.of(ctx, h.thread)
 		if err != nil {
@@ -423,25 +440,46 @@ func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 	if h, ok := v.hidden[thread]; ok {
 		return h, nil
 	}
-	// Two ranges of the (tenant, thread, user, id) index, empty in the
-	// common case: the users before this one and those after.
-	rows, err := v.c.Query(ctx, `SELECT pos FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND user_id > '' AND user_id < $3
-		UNION ALL SELECT pos FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND user_id > $3`, v.tenant, thread, v.user)
-	if err != nil {
+	if err := v.load(ctx, []string{thread}); err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	hidden := []int64{}
-	for rows.Next() {
-		var pos int64
-		if err := rows.Scan(&pos); err != nil {
-			return nil, err
+	return v.hidden[thread], nil
+}
+
+// load finds the hidden positions of the threads not loaded yet, in one
+// query: two ranges of the (tenant, thread, user, id) index per thread,
+// empty in the common case — the users before this one and those after.
+func (v *threadViews) load(ctx context.Context, threads []string) error {
+	var todo []string
+	for _, t := range threads {
+		if _, ok := v.hidden[t]; !ok && !slices.Contains(todo, t) {
+			todo = append(todo, t)
 		}
-		hidden = append(hidden, pos)
 	}
-	slices.Sort(hidden)
-	v.hidden[thread] = hidden
-	return hidden, rows.Err()
+	if len(todo) == 0 {
+		return nil
+	}
+	rows, err := v.c.Query(ctx, `SELECT thread_id, pos FROM messages WHERE tenant_id = $1 AND thread_id = ANY($2) AND user_id > '' AND user_id < $3
+		UNION ALL SELECT thread_id, pos FROM messages WHERE tenant_id = $1 AND thread_id = ANY($2) AND user_id > $3`, v.tenant, todo, v.user)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for _, t := range todo {
+		v.hidden[t] = []int64{}
+	}
+	for rows.Next() {
+		var t string
+		var pos int64
+		if err := rows.Scan(&t, &pos); err != nil {
+			return err
+		}
+		v.hidden[t] = append(v.hidden[t], pos)
+	}
+	for _, t := range todo {
+		slices.Sort(v.hidden[t])
+	}
+	return rows.Err()
 }
 
 // holds reports whether msgs hold at least limit tokens (never when limit
