@@ -201,7 +201,7 @@ func (o *Object) ValidateWithin(max int) error {
 	}{{"object_id", o.ObjectID, false}, {"key", o.Key, false}, {"tenant_id", o.TenantID, true},
 		{"user_id", o.UserID, false}, {"project_id", o.ProjectID, false}, {"session_id", o.SessionID, false},
 		{"task_id", o.TaskID, false}, {"scope_id", o.ScopeID, false}, {"supersedes", o.Supersedes, false},
-		{"source", o.Source, false}} {
+		{"source", o.Source, false}, {"attribute", o.Attribute, false}} {
 		if err := checkID(f.name, f.v, f.required); err != nil {
 			return err
 		}
@@ -220,6 +220,9 @@ func (o *Object) ValidateWithin(max int) error {
 				return err
 			}
 		}
+	}
+	if o.Attribute != "" && len(o.CanonicalEntityIDs) == 0 {
+		return Errorf(CodeInvalid, "attribute", "names an attribute of the object's first canonical entity; canonical_entity_ids is empty")
 	}
 	if err := o.validateVocab(); err != nil {
 		return err

@@ -48,6 +48,12 @@ type Object struct {
 
 	CanonicalEntityIDs []string `json:"canonical_entity_ids"`
 	Aliases            []string `json:"aliases,omitempty"`
+	// Attribute names what the claim says of its first canonical entity
+	// ("meeting_time", "employer"): claims about the same resolved entity's
+	// same attribute compete for one slot whatever their keys, and are
+	// reconciled like claims for one key (docs/entities.md). The store
+	// normalizes it to a slug; it needs canonical_entity_ids.
+	Attribute string `json:"attribute,omitempty"`
 
 	// Source is a short provenance label (e.g. "user", "policy",
 	// "finance_system"); it determines MemoryType when that is not given.

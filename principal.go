@@ -44,6 +44,11 @@ const (
 	// which count every tenant's requests: a server-wide permission, not
 	// granted by any rank.
 	PermMetricsRead = "metrics:read"
+	// PermEntitiesWrite allows merging, splitting and settling the
+	// entities of the tenant's shared registry (a user curates its own
+	// registry without it; see docs/entities.md). PermRulesWrite allows
+	// it too.
+	PermEntitiesWrite = "entities:write"
 )
 
 // DefaultTenant is the tenant used when none is given.

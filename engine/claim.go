@@ -26,9 +26,11 @@ func (w *writer) claim(ctx context.Context, o tenure.Object) (tenure.WriteResult
 		}
 		// A repeated claim confirms the one already held; how often a
 		// claim is repeated never changes the outcome of reconciliation.
+		// (Only under its own key: the same value under another key is
+		// another object that agrees with it.)
 		for i := range slot {
 			x := &slot[i]
-			if tenure.SameValue(&o, x) && w.p.CanRead(x) && !tenure.Relate(o.ValidInterval(), x.ValidInterval()).Disjoint() {
+			if x.Key == o.Key && tenure.SameValue(&o, x) && w.p.CanRead(x) && !tenure.Relate(o.ValidInterval(), x.ValidInterval()).Disjoint() {
 				return w.confirm(ctx, *x)
 			}
 		}
@@ -44,15 +46,26 @@ func (w *writer) claim(ctx context.Context, o tenure.Object) (tenure.WriteResult
 }
 
 // slot returns the active claims competing with o for its slot, other than
-// o itself and the explicit targets.
+// o itself and the explicit targets: those for its key in its scope and,
+// when o names an attribute of an entity, those about the same resolved
+// entity's same attribute in its scope, whatever their keys.
 func (w *writer) slot(ctx context.Context, o *tenure.Object, skip []tenure.Object) ([]tenure.Object, error) {
 	all, err := w.tx.LatestByKey(ctx, o.TenantID, o.Key, tenure.StatusActive)
 	if err != nil {
 		return nil, err
 	}
+	byAttr, err := w.attributeClaims(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range byAttr {
+		if x.Key != o.Key {
+			all = append(all, x)
+		}
+	}
 	out := all[:0]
 	for _, x := range all {
-		if x.ObjectID == o.ObjectID || !tenure.SameSlot(o, &x) ||
+		if x.ObjectID == o.ObjectID || (x.Key == o.Key && !tenure.SameSlot(o, &x)) ||
 			slices.ContainsFunc(skip, func(t tenure.Object) bool { return t.ObjectID == x.ObjectID }) {
 			continue
 		}
@@ -157,21 +170,31 @@ func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, target
 			displaced = append(displaced, n)
 		}
 	}
+	slotKeys, err := w.slotKeys(ctx, &o)
+	if err != nil {
+		return res, nil, err
+	}
 	switch {
 	case res.Outcome == tenure.OutcomeQuarantined:
-		ids := []string{o.ObjectID}
+		ids, slot := []string{o.ObjectID}, o.SlotKey()
 		for _, t := range ties {
 			ids = append(ids, t.old.ObjectID)
+			if t.old.Key != o.Key {
+				// A conflict across keys is filed under the entity slot.
+				slot = slotKeys[0]
+			}
 		}
 		r := tenure.Resolution{ID: w.e.opt.NewID(), TenantID: o.TenantID, Kind: tenure.ResolveConflict, Key: o.Key,
-			Slot: o.SlotKey(), ObjectIDs: ids, Reason: tenure.ReasonUnresolved, CreatedAt: w.now}
+			Slot: slot, ObjectIDs: ids, Reason: tenure.ReasonUnresolved, CreatedAt: w.now}
 		if err := w.tx.AddResolution(ctx, r); err != nil {
 			return res, nil, err
 		}
 		res.ResolutionID = r.ID
 	case o.Status == tenure.StatusActive:
-		if err := w.tx.ResolveSlot(ctx, o.TenantID, o.SlotKey(), o.ObjectID, w.now); err != nil {
-			return res, nil, err
+		for _, slot := range slotKeys {
+			if err := w.tx.ResolveSlot(ctx, o.TenantID, slot, o.ObjectID, w.now); err != nil {
+				return res, nil, err
+			}
 		}
 		for _, t := range targets {
 			if t.SlotKey() != o.SlotKey() {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/entity"
 )
 
 // MaxBatch caps the objects of one PutBatch.
@@ -85,6 +86,9 @@ type writer struct {
 	p   tenure.Principal
 	clk *txClock
 	now time.Time
+	// entities caches the open versions of the entity registries the
+	// transaction resolved mentions in (see entity.go).
+	entities map[string][]entity.Entity
 }
 
 func (w *writer) h() tenure.Hierarchy { return w.e.opt.Hierarchy }
@@ -115,6 +119,13 @@ func (w *writer) put(ctx context.Context, o tenure.Object) (tenure.WriteResult, 
 	}
 	validFromGiven := !o.ValidFrom.IsZero()
 	o.ApplyDefaults(w.now)
+	if o.Attribute != "" {
+		if a := entity.Slug(o.Attribute); a != "" {
+			o.Attribute = a
+		} else {
+			return res, tenure.Errorf(tenure.CodeInvalid, "attribute", "%q has no letter or digit", o.Attribute)
+		}
+	}
 	if o.Retrieved() {
 		// Authority follows the origin: fetched content is data whatever
 		// the request says, so it can never be promoted to a rule.
@@ -124,6 +135,10 @@ func (w *writer) put(ctx context.Context, o tenure.Object) (tenure.WriteResult, 
 		return res, err
 	}
 	if err := w.authorize(&o); err != nil {
+		return res, err
+	}
+	// Entity resolution happens before the write (context-architecture.md).
+	if err := w.resolveEntities(ctx, &o); err != nil {
 		return res, err
 	}
 	o.WrittenBy, o.AuthorAuthority = w.p.UserID, w.p.Authority

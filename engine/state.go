@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/entity"
 	"github.com/tenure-dev/tenure/extract"
 	"github.com/tenure-dev/tenure/reconcile"
 	"github.com/tenure-dev/tenure/retrieve"
@@ -172,6 +173,9 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 			}
 		}
 		if err := r.writeFacts(ctx, w, out.Facts); err != nil {
+			return err
+		}
+		if err := r.resolveSpeakers(ctx, w, msgs); err != nil {
 			return err
 		}
 		next := tenure.Watermark{ThreadID: thread, Channel: scopedChannel(StateChannel, s), CreatedAt: last.CreatedAt, MessageID: last.ID,
@@ -463,6 +467,12 @@ func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fa
 		if f.Kind == extract.FactProfile && multiValued[f.Attribute] {
 			o.ObjectType = tenure.TypePreference
 		}
+		if !multiValued[f.Attribute] {
+			// One value at a time: a claim about the same resolved entity's
+			// attribute under another key ("Dr. Lena Ortiz" and "Lena
+			// Ortiz") competes with it.
+			o.Attribute = slug(f.Attribute)
+		}
 		if _, err := w.put(ctx, o); err != nil {
 			if tenure.ErrorCode(err) == tenure.CodeInvalid {
 				r.drop("invalid_fact")
@@ -471,6 +481,28 @@ func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fa
 			return fmt.Errorf("write fact %q: %w", o.Key, err)
 		}
 		r.res.FactsWritten++
+	}
+	return nil
+}
+
+// resolveSpeakers resolves the speakers of a batch's messages as people
+// in the registry of the digest's user (entity resolution's mentions are
+// facts, state items' entities and speakers).
+func (r *stateRun) resolveSpeakers(ctx context.Context, w *writer, msgs []tenure.Message) error {
+	seen := map[string]bool{}
+	for _, m := range msgs {
+		if m.Speaker == "" || seen[m.Speaker] {
+			continue
+		}
+		seen[m.Speaker] = true
+		mention, err := entity.NewMention("speaker", entity.Person, m.Speaker)
+		if err != nil {
+			continue
+		}
+		w.now = w.clk.next(r.e.opt.Now())
+		if _, err := w.resolve(ctx, w.p.TenantID, r.scope.UserID, mention); err != nil {
+			return fmt.Errorf("resolve speaker %q: %w", m.Speaker, err)
+		}
 	}
 	return nil
 }

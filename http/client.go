@@ -16,6 +16,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/entity"
 	"github.com/tenure-dev/tenure/snapshot"
 )
 
@@ -489,4 +490,69 @@ func readQuery(r tenure.Read) url.Values {
 		q.Set("as_of_valid", r.AsOfValid.Format(time.RFC3339Nano))
 	}
 	return q
+}
+
+// Entities implements entity.Registry (GET /v1/entities).
+func (c *Client) Entities(ctx context.Context, _ tenure.Principal, eq entity.Query) ([]entity.Entity, error) {
+	q := url.Values{}
+	for k, v := range map[string]string{"user_id": eq.UserID, "status": string(eq.Status), "type": string(eq.Type)} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	if eq.Limit != 0 {
+		q.Set("limit", strconv.Itoa(eq.Limit))
+	}
+	var out EntityList
+	err := c.do(ctx, "list entities", http.MethodGet, "/v1/entities", q, nil, &out)
+	return out.Entities, err
+}
+
+// Entity implements entity.Registry (GET /v1/entities/{id}).
+func (c *Client) Entity(ctx context.Context, _ tenure.Principal, id, user string) (entity.View, error) {
+	q := url.Values{}
+	if user != "" {
+		q.Set("user_id", user)
+	}
+	var v entity.View
+	if id == "" {
+		return v, fmt.Errorf("show entity: %w", tenure.Errorf(tenure.CodeInvalid, "id", "required"))
+	}
+	err := c.do(ctx, "show entity", http.MethodGet, "/v1/entities/"+segment(id), q, nil, &v)
+	return v, err
+}
+
+// ResolveMention implements entity.Registry (POST /v1/entities/resolve).
+func (c *Client) ResolveMention(ctx context.Context, _ tenure.Principal, mention, user string) (entity.Decision, error) {
+	var d entity.Decision
+	err := c.do(ctx, "resolve mention", http.MethodPost, "/v1/entities/resolve", nil, ResolveRequest{Mention: mention, UserID: user}, &d)
+	return d, err
+}
+
+// MergeEntities implements entity.Registry (POST /v1/entities/merge).
+func (c *Client) MergeEntities(ctx context.Context, _ tenure.Principal, r entity.MergeRequest) (entity.Change, error) {
+	var ch entity.Change
+	err := c.do(ctx, "merge entities", http.MethodPost, "/v1/entities/merge", nil, r, &ch)
+	return ch, err
+}
+
+// SplitEntity implements entity.Registry (POST /v1/entities/split).
+func (c *Client) SplitEntity(ctx context.Context, _ tenure.Principal, r entity.SplitRequest) (entity.Change, error) {
+	var ch entity.Change
+	err := c.do(ctx, "split entity", http.MethodPost, "/v1/entities/split", nil, r, &ch)
+	return ch, err
+}
+
+// SettleEntity implements entity.Registry (POST /v1/entities/settle).
+func (c *Client) SettleEntity(ctx context.Context, _ tenure.Principal, r entity.SettleRequest) (entity.Change, error) {
+	var ch entity.Change
+	err := c.do(ctx, "settle entity", http.MethodPost, "/v1/entities/settle", nil, r, &ch)
+	return ch, err
+}
+
+// UndoEntityOp implements entity.Registry (POST /v1/entities/undo).
+func (c *Client) UndoEntityOp(ctx context.Context, _ tenure.Principal, opID string) (entity.Change, error) {
+	var ch entity.Change
+	err := c.do(ctx, "undo entity operation", http.MethodPost, "/v1/entities/undo", nil, UndoRequest{OpID: opID}, &ch)
+	return ch, err
 }

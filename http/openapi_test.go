@@ -21,6 +21,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/entity"
 	tenurehttp "github.com/tenure-dev/tenure/http"
 	"github.com/tenure-dev/tenure/snapshot"
 )
@@ -223,7 +224,39 @@ var apiOps = []apiOp{
 		errs: errsOf("not_found", "no workflow with this id that the caller can see.")},
 	{method: "GET", path: "/v1/workflows/{id}/bindings/{term}", summary: "The concept id bound to a term in the current snapshot.", resp: snapshot.Binding{},
 		errs: errsOf("not_found", "no workflow with this id that the caller can see, or no binding for the term.")},
+	{method: "GET", path: "/v1/entities", summary: "The entities of the registries the caller reads: its own (the entities its objects mention) and the tenant's shared one, " +
+		"or another user's with scope:any_user. Entities are resolved as objects are written: a mention binds to an entity (score at least 0.95), " +
+		"becomes a pending entity for review (at least 0.70) or a new entity.",
+		query: []apiParam{{"user_id", "string", "another user's registry (needs scope:any_user; default: the caller's own and the shared one)", nil},
+			{"status", "string", "only entities with this status", []string{"active", "pending", "merged"}},
+			{"type", "string", "only entities of this type", strs(entity.Types)},
+			{"limit", "integer", "at most this many entities (default and at most 1000)", nil}},
+		resp: tenurehttp.EntityList{}, errs: errsOf("not_found", entityNotVisible)},
+	{method: "GET", path: "/v1/entities/{id}", summary: "An entity (id \"<type>:<slug>\") with every version of it and the operations that named it.",
+		query: []apiParam{{"user_id", "string", "another user's registry (needs scope:any_user)", nil}},
+		resp:  entity.View{}, errs: errsOf("not_found", entityNotVisible)},
+	{method: "POST", path: "/v1/entities/resolve", summary: "What a mention (\"person:Makesh\", or an untyped name) would resolve to in the caller's registry: " +
+		"the decision (link, review or new), the score and the candidates. Writes nothing.",
+		body: tenurehttp.ResolveRequest{}, resp: entity.Decision{}, errs: errsOf("not_found", entityNotVisible)},
+	{method: "POST", path: "/v1/entities/merge", summary: "Merge one entity into another of the same registry and type: its aliases move, and its mentions resolve to the target from now on. " +
+		"A user curates its own registry; the shared one needs entities:write (or rules:write). Undo with /v1/entities/undo.",
+		body: entity.MergeRequest{}, resp: entity.Change{},
+		errs: errsOf("forbidden", entityCurate, "not_found", entityNotVisible, "conflict", "from was already merged, or into is merged or pending.")},
+	{method: "POST", path: "/v1/entities/split", summary: "Move aliases of an entity to a new entity (mentions wrongly taken for it). Undo with /v1/entities/undo.",
+		body: entity.SplitRequest{}, resp: entity.Change{},
+		errs: errsOf("forbidden", entityCurate, "not_found", entityNotVisible, "conflict", "the entity is not active.")},
+	{method: "POST", path: "/v1/entities/settle", summary: "Settle a pending entity: link it into an entity (into) or keep it as an entity of its own (keep).",
+		body: entity.SettleRequest{}, resp: entity.Change{},
+		errs: errsOf("forbidden", entityCurate, "not_found", entityNotVisible, "conflict", "the entity is not pending review.")},
+	{method: "POST", path: "/v1/entities/undo", summary: "Undo a merge, link, split or keep; the undo is recorded on the operation and by new versions of its entities.",
+		body: tenurehttp.UndoRequest{}, resp: entity.Change{},
+		errs: errsOf("forbidden", entityCurate, "not_found", "no operation with this id in a registry the caller reads.", "conflict", "already undone, or no longer undoable.")},
 }
+
+const (
+	entityNotVisible = "no entity with this id in a registry the caller reads (another user's without scope:any_user answers the same)."
+	entityCurate     = "a change to the shared registry without entities:write or rules:write."
+)
 
 func TestOpenAPIRoutes(t *testing.T) {
 	srv := tenurehttp.NewServer(nil, nil, tenurehttp.ServerOptions{})
@@ -624,6 +657,40 @@ func TestOpenAPIErrors(t *testing.T) {
 			t.Fatalf("start workflow: %d %s", r.status, r.body)
 		}
 	}
+	// Entities: alice's makesh, mukesh (pending, then linked and unlinked
+	// again), sam merged into samuel; the admin's shared org.
+	for _, b := range []string{`{"key":"e1","content":"Makesh lives in Pune","canonical_entity_ids":["person:makesh"],"user_id":"alice"}`,
+		`{"key":"e2","content":"Mukesh is a pilot","canonical_entity_ids":["person:mukesh"],"user_id":"alice"}`,
+		`{"key":"e3","content":"Sam plays chess","canonical_entity_ids":["person:sam"],"user_id":"alice"}`,
+		`{"key":"e4","content":"Ravi is a chemist","canonical_entity_ids":["person:ravi"],"user_id":"alice"}`} {
+		if r := e.call("POST", "/v1/objects", e.alice, b); r.status != 200 {
+			t.Fatalf("put: %d %s", r.status, r.body)
+		}
+	}
+	for _, b := range []string{`{"key":"e5","content":"Acme is a customer","canonical_entity_ids":["org:acme"],"scope":"global","user_id":""}`,
+		`{"key":"e6","content":"Globex churned","canonical_entity_ids":["org:globex"],"scope":"global","user_id":""}`} {
+		if r := e.call("POST", "/v1/objects", e.admin, b); r.status != 200 {
+			t.Fatalf("admin put: %d %s", r.status, r.body)
+		}
+	}
+	if r := e.call("POST", "/v1/entities/merge", e.alice, `{"from":"person:sam","into":"person:ravi"}`); r.status != 200 {
+		t.Fatalf("merge: %d %s", r.status, r.body)
+	}
+	var linked entity.Change
+	if r := e.call("POST", "/v1/entities/settle", e.alice, `{"id":"person:mukesh","into":"person:makesh"}`); r.status != 200 {
+		t.Fatalf("settle: %d %s", r.status, r.body)
+	} else if err := json.Unmarshal([]byte(r.body), &linked); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.call("POST", "/v1/entities/undo", e.alice, `{"op_id":"`+linked.Op.ID+`"}`); r.status != 200 {
+		t.Fatalf("undo: %d %s", r.status, r.body)
+	}
+	var adminOp entity.Change
+	if r := e.call("POST", "/v1/entities/merge", e.admin, `{"from":"org:globex","into":"org:acme"}`); r.status != 200 {
+		t.Fatalf("admin merge: %d %s", r.status, r.body)
+	} else if err := json.Unmarshal([]byte(r.body), &adminOp); err != nil {
+		t.Fatal(err)
+	}
 	delta := func(fields string) string {
 		return `{"deltas":[{"round":1,"weight":0.5,"operation":"add","path":"$.bindings.customer","value":"sea:customer:001","provenance":"KGS"` + fields + `}]}`
 	}
@@ -686,6 +753,22 @@ func TestOpenAPIErrors(t *testing.T) {
 		{"GET /v1/workflows/{id}/history", "NotFound", "GET", "/v1/workflows/nothing/history?path=$.bindings", e.alice, "", tenure.CodeNotFound, nil},
 		{"GET /v1/workflows/{id}/bindings/{term}", "NotFound", "GET", "/v1/workflows/wf/bindings/nothing", e.alice, "", tenure.CodeNotFound, nil},
 		{"PUT /v1/environment", "TooLarge", "PUT", "/v1/environment", e.admin, `{"values":{"tz":"` + strings.Repeat("x", 5000) + `"}}`, tenure.CodeTooLarge, nil},
+		{"GET /v1/entities", "BadStatus", "GET", "/v1/entities?status=gone", e.alice, "", tenure.CodeInvalid, nil},
+		{"GET /v1/entities", "NotFound", "GET", "/v1/entities?user_id=bob", e.alice, "", tenure.CodeNotFound, nil},
+		{"GET /v1/entities/{id}", "NotFound", "GET", "/v1/entities/person:makesh", e.bob, "", tenure.CodeNotFound, nil},
+		{"POST /v1/entities/resolve", "NotFound", "POST", "/v1/entities/resolve", e.alice, `{"mention":"Sam","user_id":"bob"}`, tenure.CodeNotFound, nil},
+		{"POST /v1/entities/merge", "Forbidden", "POST", "/v1/entities/merge", e.alice, `{"from":"org:acme","into":"org:globex"}`, tenure.CodeForbidden, nil},
+		{"POST /v1/entities/merge", "NotFound", "POST", "/v1/entities/merge", e.bob, `{"from":"person:makesh","into":"person:ravi"}`, tenure.CodeNotFound, nil},
+		{"POST /v1/entities/merge", "Conflict", "POST", "/v1/entities/merge", e.alice, `{"from":"person:sam","into":"person:makesh"}`, tenure.CodeConflict, nil},
+		{"POST /v1/entities/split", "Forbidden", "POST", "/v1/entities/split", e.alice, `{"id":"org:acme","aliases":["org:globex"]}`, tenure.CodeForbidden, nil},
+		{"POST /v1/entities/split", "NotFound", "POST", "/v1/entities/split", e.alice, `{"id":"person:nobody","aliases":["person:x"]}`, tenure.CodeNotFound, nil},
+		{"POST /v1/entities/split", "Conflict", "POST", "/v1/entities/split", e.alice, `{"id":"person:mukesh","aliases":["person:x"]}`, tenure.CodeConflict, nil},
+		{"POST /v1/entities/settle", "Forbidden", "POST", "/v1/entities/settle", e.alice, `{"id":"org:acme","keep":true}`, tenure.CodeForbidden, nil},
+		{"POST /v1/entities/settle", "NotFound", "POST", "/v1/entities/settle", e.bob, `{"id":"person:mukesh","keep":true}`, tenure.CodeNotFound, nil},
+		{"POST /v1/entities/settle", "Conflict", "POST", "/v1/entities/settle", e.alice, `{"id":"person:makesh","keep":true}`, tenure.CodeConflict, nil},
+		{"POST /v1/entities/undo", "Forbidden", "POST", "/v1/entities/undo", e.alice, `{"op_id":"` + adminOp.Op.ID + `"}`, tenure.CodeForbidden, nil},
+		{"POST /v1/entities/undo", "NotFound", "POST", "/v1/entities/undo", e.bob, `{"op_id":"` + linked.Op.ID + `"}`, tenure.CodeNotFound, nil},
+		{"POST /v1/entities/undo", "Conflict", "POST", "/v1/entities/undo", e.alice, `{"op_id":"` + linked.Op.ID + `"}`, tenure.CodeConflict, nil},
 	}
 	// Every authenticated route refuses a request without a key and one
 	// with a query parameter it does not take.

@@ -15,16 +15,19 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/entity"
 	"github.com/tenure-dev/tenure/snapshot"
 )
 
 // Store is what the server serves: objects, messages, state-item
-// expansion and workflow snapshots, read and written as a principal. The embedded engine
-// (sqlite.Store) and Client satisfy it.
+// expansion, workflow snapshots and the entity registry, read and written
+// as a principal. The embedded engine (sqlite.Store) and Client satisfy
+// it.
 type Store interface {
 	tenure.Store
 	tenure.MessageStore
 	snapshot.Store
+	entity.Registry
 	// Expand returns a state item and the messages it came from. Errors:
 	// CodeInvalid, CodeNotFound, CodeConflict.
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
@@ -234,6 +237,7 @@ func (s *Server) register() {
 	api("POST /v1/workflows/{id}/close", s.closeRound)
 	api("GET /v1/workflows/{id}/history", s.pathHistory)
 	api("GET /v1/workflows/{id}/bindings/{term}", s.binding)
+	s.entityRoutes(api)
 
 	paths := make([]string, 0, len(s.opt.Mounts))
 	for p := range s.opt.Mounts {

@@ -2,7 +2,7 @@
 // official Go SDK, so that an agent can read and write governed memory as
 // tools.
 //
-// A Server exposes twelve tools with typed, documented input schemas:
+// A Server exposes nineteen tools with typed, documented input schemas:
 //
 //   - remember writes an object (a claim) or a message (a conversation turn);
 //   - compile_context returns the context envelope for a query and a budget;
@@ -20,6 +20,11 @@
 //     contribute a delta to the open round as the calling agent, close the
 //     round (aggregate, clip, report conflicts and convergence) and trace a
 //     path's deltas (docs/snapshots.md);
+//   - entities, entity_show, entity_resolve, entity_merge, entity_split,
+//     entity_settle and entity_undo read and curate the entity registry:
+//     list entities (pending ones wait for review), show one with its
+//     history, say what a name resolves to, merge, split, settle a pending
+//     entity and undo any of these (docs/entities.md);
 //
 // and two resources: tenure://identity (the principal and its identity-layer
 // objects) and tenure://state (the current structured state items, also per

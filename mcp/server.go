@@ -15,6 +15,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/entity"
 	"github.com/tenure-dev/tenure/snapshot"
 )
 
@@ -38,6 +39,8 @@ type Store interface {
 	// The workflow snapshot tools read and write through snapshot.Store,
 	// whose methods document their errors.
 	snapshot.Store
+	// The entity tools read and write through entity.Registry.
+	entity.Registry
 }
 
 // Compiler compiles context envelopes; *compile.Compiler implements it.

@@ -28,7 +28,8 @@ const (
 
 // Tools lists the tool names in the order they are registered.
 var Tools = []string{ToolRemember, ToolCompileContext, ToolRecall, ToolSupersede, ToolExpandStateItem, ToolHistory, ToolForget,
-	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory}
+	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory,
+	ToolEntities, ToolEntityShow, ToolEntityResolve, ToolEntityMerge, ToolEntitySplit, ToolEntitySettle, ToolEntityUndo}
 
 // Limits of tool inputs.
 const (
@@ -253,6 +254,7 @@ func (s *Server) addTools() {
 		}),
 	}, s.forget)
 	s.addSnapshotTools()
+	s.addEntityTools()
 }
 
 // addTool registers a tool whose arguments are validated against its

@@ -303,7 +303,9 @@ func (t *writeTx) LastTxTime(ctx context.Context) (time.Time, error) {
 		SELECT max(tx_start) AS m FROM objects
 		UNION ALL SELECT max(deleted_at) FROM tombstones
 		UNION ALL SELECT max(created_at) FROM resolutions
-		UNION ALL SELECT max(resolved_at) FROM resolutions)`).Scan(&n)
+		UNION ALL SELECT max(resolved_at) FROM resolutions
+		UNION ALL SELECT max(tx_start) FROM entities
+		UNION ALL SELECT max(undone_at) FROM entity_ops)`).Scan(&n)
 	if err != nil || !n.Valid {
 		return time.Time{}, err
 	}
@@ -381,7 +383,7 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 			return err
 		}
 	}
-	return nil
+	return t.indexAttribute(ctx, o)
 }
 
 func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at time.Time) error {
@@ -397,7 +399,10 @@ func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at 
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM objects_fts WHERE rowid = ?`, seq); err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`, tenant, id)
+	if _, err = t.tx.ExecContext(ctx, `DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`, tenant, id); err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `DELETE FROM object_attributes WHERE tenant_id = ? AND object_id = ?`, tenant, id)
 	return err
 }
 
@@ -435,7 +440,8 @@ func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone
 	}
 	for _, q := range []string{`DELETE FROM objects_fts WHERE rowid IN (SELECT seq FROM objects WHERE tenant_id = ? AND object_id = ?)`,
 		`DELETE FROM objects WHERE tenant_id = ? AND object_id = ?`,
-		`DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`} {
+		`DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`,
+		`DELETE FROM object_attributes WHERE tenant_id = ? AND object_id = ?`} {
 		if _, err := t.tx.ExecContext(ctx, q, tenant, tb.ObjectID); err != nil {
 			return err
 		}

@@ -134,3 +134,9 @@ func TestSnapshotConformance(t *testing.T) {
 		return openWith(newID), openWith
 	})
 }
+
+func TestEntities(t *testing.T) {
+	storetest.RunEntities(t, func(t *testing.T, now func() time.Time) storetest.EntityStore {
+		return open(t, filepath.Join(t.TempDir(), "tenure.db"), now)
+	})
+}

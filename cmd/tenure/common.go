@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/entity"
 	tenurehttp "github.com/tenure-dev/tenure/http"
 	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/sqlite"
@@ -125,6 +126,7 @@ type backend interface {
 	tenure.Store
 	tenure.MessageStore
 	snapshot.Store
+	entity.Registry
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
 	Compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error)
 }

@@ -1,0 +1,79 @@
+package engine_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/entity"
+	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/sqlite"
+)
+
+// twoFacts states where Lena lives twice, naming her two ways.
+type twoFacts struct{}
+
+func (twoFacts) Extract(_ context.Context, b extract.Batch) (extract.Result, error) {
+	return extract.Result{Facts: []extract.Fact{
+		{Kind: extract.FactPerson, Subject: "Dr. Lena Ortiz", Attribute: "lives_in", Value: "Lyon", Text: "Lena lives in Lyon", Refs: []string{"m1"}},
+		{Kind: extract.FactPerson, Subject: "Lena Ortiz", Attribute: "lives_in", Value: "Paris", Text: "Lena lives in Paris", Refs: []string{"m2"}},
+		{Kind: extract.FactPerson, Subject: "Lena Ortiz", Attribute: "likes", Value: "tea", Text: "Lena likes tea", Refs: []string{"m2"}},
+	}}, nil
+}
+
+// TestExtractionResolvesEntities checks that a digest's facts and
+// speakers are resolved in the user's registry, and that two facts about
+// one entity's attribute under different keys are reconciled: the later
+// one supersedes the earlier.
+func TestExtractionResolvesEntities(t *testing.T) {
+	p := tenure.Principal{UserID: "eve", TenantID: "acme", Authority: "employee", Clearance: tenure.Restricted}
+	at := time.Date(2025, 3, 10, 9, 0, 0, 0, time.UTC)
+	st := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
+	if err := st.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ctx := t.Context()
+	msgs := []tenure.Message{
+		{ThreadID: "th", ID: "m1", Role: "user", Speaker: "Eve", Content: "Lena moved to Lyon.", CreatedAt: at},
+		{ThreadID: "th", ID: "m2", Role: "user", Speaker: "Eve", Content: "Lena is in Paris now; she likes tea.", CreatedAt: at.Add(time.Hour)},
+	}
+	if _, err := st.AppendMessages(ctx, p, msgs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ExtractState(ctx, p, "th", twoFacts{}); err != nil {
+		t.Fatal(err)
+	}
+	es, err := st.Entities(ctx, p, entity.Query{UserID: "eve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range es {
+		ids = append(ids, e.ID)
+	}
+	if !slices.Equal(ids, []string{"person:dr_lena_ortiz", "person:eve"}) {
+		t.Fatalf("entities = %v, want Lena (both names) and the speaker", ids)
+	}
+	if !slices.Contains(es[0].Aliases, "person:lena_ortiz") {
+		t.Errorf("lena aliases = %v", es[0].Aliases)
+	}
+	// The Lyon key's current value is its successor under the other key.
+	if o, err := st.CurrentValue(ctx, p, "profile/dr_lena_ortiz/lives_in", tenure.Read{}); err != nil || o.Content != "Lena lives in Paris" {
+		t.Errorf("the Lyon key's current value = %q, %v; want Paris", o.Content, err)
+	}
+	h, err := st.History(ctx, p, "profile/dr_lena_ortiz/lives_in", tenure.Scope{})
+	if err != nil || len(h.Versions) == 0 || h.Versions[len(h.Versions)-1].Status != tenure.StatusSuperseded {
+		t.Errorf("Lyon fact history = %+v, %v; want superseded", h.Versions, err)
+	}
+	if o, err := st.CurrentValue(ctx, p, "profile/lena_ortiz/lives_in", tenure.Read{}); err != nil || o.Content != "Lena lives in Paris" || o.Attribute != "lives_in" {
+		t.Errorf("Paris fact = %+v, %v", o, err)
+	}
+	// A multi-valued attribute carries no attribute: values coexist.
+	if o, err := st.CurrentValue(ctx, p, "profile/lena_ortiz/likes/tea", tenure.Read{}); err != nil || o.Attribute != "" {
+		t.Errorf("likes fact = %+v, %v", o, err)
+	}
+}

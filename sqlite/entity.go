@@ -1,0 +1,211 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/entity"
+)
+
+// The entity registry (migration 0011): engine.EntityReader on the read
+// pool, engine.EntityWriter in write transactions.
+
+var (
+	_ engine.EntityReader = (*backend)(nil)
+	_ engine.EntityWriter = (*writeTx)(nil)
+)
+
+func scanEntities(rows *sql.Rows, err error) ([]entity.Entity, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []entity.Entity
+	for rows.Next() {
+		var body string
+		if err := rows.Scan(&body); err != nil {
+			return nil, err
+		}
+		var e entity.Entity
+		if err := json.Unmarshal([]byte(body), &e); err != nil {
+			return nil, fmt.Errorf("decode entity: %w", err)
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+func scanOps(rows *sql.Rows, err error) ([]entity.Op, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []entity.Op
+	for rows.Next() {
+		var body string
+		if err := rows.Scan(&body); err != nil {
+			return nil, err
+		}
+		var op entity.Op
+		if err := json.Unmarshal([]byte(body), &op); err != nil {
+			return nil, fmt.Errorf("decode entity operation: %w", err)
+		}
+		out = append(out, op)
+	}
+	return out, rows.Err()
+}
+
+const (
+	entityVersionsQuery = `SELECT body FROM entities WHERE tenant_id = ? AND registry = ? AND entity_id = ? ORDER BY version`
+	entityOpsQuery      = `SELECT body FROM entity_ops WHERE tenant_id = ? AND registry = ? AND (from_id = ? OR into_id = ?) ORDER BY at, id`
+)
+
+func (b *backend) EntityList(ctx context.Context, tenant string, f engine.EntityFilter) ([]entity.Entity, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Registries) == 0 {
+		return nil, nil
+	}
+	q := `SELECT body FROM entities WHERE tenant_id = ? AND tx_end IS NULL AND registry IN (?` + strings.Repeat(`, ?`, len(f.Registries)-1) + `)`
+	args := []any{tenant}
+	for _, r := range f.Registries {
+		args = append(args, r)
+	}
+	if f.Status != "" {
+		q += ` AND status = ?`
+		args = append(args, f.Status)
+	}
+	if f.Type != "" {
+		q += ` AND type = ?`
+		args = append(args, f.Type)
+	}
+	q += ` ORDER BY registry DESC, entity_id`
+	if f.Limit > 0 {
+		q += fmt.Sprintf(` LIMIT %d`, f.Limit)
+	}
+	return scanEntities(db.QueryContext(ctx, q, args...))
+}
+
+func (b *backend) EntityVersions(ctx context.Context, tenant, registry, id string) ([]entity.Entity, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	return scanEntities(db.QueryContext(ctx, entityVersionsQuery, tenant, registry, id))
+}
+
+func (b *backend) EntityOps(ctx context.Context, tenant, registry, id string) ([]entity.Op, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	return scanOps(db.QueryContext(ctx, entityOpsQuery, tenant, registry, id, id))
+}
+
+func (t *writeTx) Registry(ctx context.Context, tenant, registry string) ([]entity.Entity, error) {
+	return scanEntities(t.tx.QueryContext(ctx, `SELECT body FROM entities WHERE tenant_id = ? AND registry = ? AND tx_end IS NULL ORDER BY entity_id`,
+		tenant, registry))
+}
+
+func (t *writeTx) EntityVersions(ctx context.Context, tenant, registry, id string) ([]entity.Entity, error) {
+	return scanEntities(t.tx.QueryContext(ctx, entityVersionsQuery, tenant, registry, id))
+}
+
+func (t *writeTx) InsertEntity(ctx context.Context, e *entity.Entity) error {
+	body, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO entities (tenant_id, registry, entity_id, version, type, status, tx_start, tx_end, body)
+		VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)`, e.TenantID, e.UserID, e.ID, e.Version, e.Type, e.Status, nanos(e.TxStart), string(body))
+	if err != nil {
+		return fmt.Errorf("insert entity %s v%d: %w", e.ID, e.Version, err)
+	}
+	return nil
+}
+
+func (t *writeTx) CloseEntity(ctx context.Context, tenant, registry, id string, version int, at time.Time) error {
+	var body string
+	err := t.tx.QueryRowContext(ctx, `SELECT body FROM entities WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ? AND tx_end IS NULL`,
+		tenant, registry, id, version).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("close entity %s v%d: no open version", id, version)
+	}
+	if err != nil {
+		return err
+	}
+	var e entity.Entity
+	if err := json.Unmarshal([]byte(body), &e); err != nil {
+		return err
+	}
+	e.TxEnd = &at
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `UPDATE entities SET tx_end = ?, body = ? WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ?`,
+		nanos(at), string(b), tenant, registry, id, version)
+	return err
+}
+
+func (t *writeTx) InsertEntityOp(ctx context.Context, op *entity.Op) error {
+	body, err := json.Marshal(op)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO entity_ops (id, tenant_id, registry, from_id, into_id, at, body) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		op.ID, op.TenantID, op.UserID, op.From, op.Into, nanos(op.At), string(body))
+	return err
+}
+
+func (t *writeTx) SetEntityOp(ctx context.Context, op *entity.Op) error {
+	body, err := json.Marshal(op)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `UPDATE entity_ops SET undone_at = ?, body = ? WHERE tenant_id = ? AND id = ?`,
+		nullNanos(op.UndoneAt), string(body), op.TenantID, op.ID)
+	return err
+}
+
+func (t *writeTx) EntityOp(ctx context.Context, tenant, id string) (entity.Op, bool, error) {
+	ops, err := scanOps(t.tx.QueryContext(ctx, `SELECT body FROM entity_ops WHERE tenant_id = ? AND id = ?`, tenant, id))
+	if err != nil || len(ops) == 0 {
+		return entity.Op{}, false, err
+	}
+	return ops[0], true, nil
+}
+
+func (t *writeTx) LatestByAttribute(ctx context.Context, tenant, attribute string, mentions []string) ([]tenure.Object, error) {
+	if len(mentions) == 0 {
+		return nil, nil
+	}
+	args := []any{tenant, attribute}
+	for _, m := range mentions {
+		args = append(args, m)
+	}
+	return queryObjects(ctx, t.tx, `SELECT o.seq, o.body, o.tx_end FROM object_attributes a
+		CROSS JOIN objects o ON o.tenant_id = a.tenant_id AND o.object_id = a.object_id AND o.tx_end IS NULL
+		WHERE a.tenant_id = ? AND a.attribute = ? AND a.mention IN (?`+strings.Repeat(`, ?`, len(mentions)-1)+`) ORDER BY o.seq`, args...)
+}
+
+// indexAttribute records the attribute of an open version (see
+// object_attributes).
+func (t *writeTx) indexAttribute(ctx context.Context, o *tenure.Object) error {
+	key, ok := entity.ObjectMention(o)
+	if !ok {
+		return nil
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO object_attributes (tenant_id, attribute, mention, object_id) VALUES (?, ?, ?, ?)`,
+		o.TenantID, o.Attribute, key, o.ObjectID)
+	return err
+}
