@@ -534,7 +534,8 @@ func (t *writeTx) LastTxTime(ctx context.Context) (time.Time, error) {
 	}
 	var n *int64
 	err := t.c.QueryRow(ctx, `SELECT greatest((SELECT max(tx_start) FROM objects), (SELECT max(tx_end) FROM objects),
-		(SELECT max(deleted_at) FROM tombstones), (SELECT max(created_at) FROM resolutions), (SELECT max(resolved_at) FROM resolutions))`).Scan(&n)
+		(SELECT max(deleted_at) FROM tombstones), (SELECT max(created_at) FROM resolutions), (SELECT max(resolved_at) FROM resolutions),
+		(SELECT max(tx_start) FROM entities), (SELECT max(undone_at) FROM entity_ops))`).Scan(&n)
 	if err != nil || n == nil {
 		return time.Time{}, err
 	}
@@ -608,7 +609,7 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 			return err
 		}
 	}
-	return nil
+	return t.indexAttribute(ctx, o)
 }
 
 // noNUL drops NUL bytes, which PostgreSQL's text cannot hold, from text
@@ -632,7 +633,10 @@ func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at 
 	if tag.RowsAffected() == 0 {
 		return fmt.Errorf("close object %s v%d: no open version", id, version)
 	}
-	_, err = t.c.Exec(ctx, `DELETE FROM object_deps WHERE tenant_id = $1 AND object_id = $2`, tenant, id)
+	if _, err = t.c.Exec(ctx, `DELETE FROM object_deps WHERE tenant_id = $1 AND object_id = $2`, tenant, id); err != nil {
+		return err
+	}
+	_, err = t.c.Exec(ctx, `DELETE FROM object_attributes WHERE tenant_id = $1 AND object_id = $2`, tenant, id)
 	return err
 }
 
@@ -668,7 +672,8 @@ func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone
 		audience = string(b)
 	}
 	for _, q := range []string{`DELETE FROM objects WHERE tenant_id = $1 AND object_id = $2`,
-		`DELETE FROM object_deps WHERE tenant_id = $1 AND object_id = $2`} {
+		`DELETE FROM object_deps WHERE tenant_id = $1 AND object_id = $2`,
+		`DELETE FROM object_attributes WHERE tenant_id = $1 AND object_id = $2`} {
 		if _, err := t.c.Exec(ctx, q, tenant, tb.ObjectID); err != nil {
 			return err
 		}

@@ -107,3 +107,9 @@ func TestAnalyzeAfterLoad(t *testing.T) {
 		t.Errorf("the planner believes messages holds %v rows (%v), want 1200", tuples, err)
 	}
 }
+
+func TestEntities(t *testing.T) {
+	storetest.RunEntities(t, func(t *testing.T, now func() time.Time) storetest.EntityStore {
+		return open(t, pgtest.URL(t), postgres.Options{Now: now})
+	})
+}

@@ -80,6 +80,14 @@ var tables = []table{
 	{name: "workflow_deltas", source: `SELECT d.seq, w.tenant_id, d.workflow_seq, d.round, d.id, d.body, d.status, d.reason FROM workflow_deltas d
 		JOIN workflows w ON w.seq = d.workflow_seq ORDER BY d.seq`,
 		cols: []string{"seq", "tenant_id", "workflow_seq", "round", "id", "body", "status", "reason"}, key: []string{"seq"}, identity: "seq"},
+	{name: "entities", source: `SELECT seq, tenant_id, registry, entity_id, version, type, status, tx_start, tx_end, body FROM entities ORDER BY seq`,
+		cols: []string{"seq", "tenant_id", "registry", "entity_id", "version", "type", "status", "tx_start", "tx_end", "body"},
+		key:  []string{"seq"}, identity: "seq"},
+	{name: "entity_ops", source: `SELECT id, tenant_id, registry, from_id, into_id, at, undone_at, body FROM entity_ops ORDER BY id`,
+		cols: []string{"id", "tenant_id", "registry", "from_id", "into_id", "at", "undone_at", "body"}, key: []string{"id"}},
+	{name: "object_attributes", source: `SELECT tenant_id, attribute, mention, object_id FROM object_attributes
+		ORDER BY tenant_id, attribute, mention, object_id`,
+		cols: []string{"tenant_id", "attribute", "mention", "object_id"}, key: []string{"tenant_id", "attribute", "mention", "object_id"}},
 	{name: "embeddings", source: `SELECT id, model, hash, dims, vector FROM embeddings ORDER BY id`,
 		cols: []string{"id", "model", "hash", "dims", "vector"}, key: []string{"id"}, identity: "id"},
 	{name: "message_vectors", source: `SELECT m.tenant_id, v.seq, v.model, v.embedding FROM message_vectors v JOIN messages m ON m.seq = v.seq

@@ -86,6 +86,8 @@ func TestCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dst.Close(ctx)
+	// Tables this database leaves empty.
+	optional := map[string]bool{"tombstones": true, "object_deps": true, "entities": true, "entity_ops": true, "object_attributes": true}
 	for run := range 2 {
 		res, err := storecopy.Copy(ctx, src.DB(), dst, nil)
 		if err != nil {
@@ -96,7 +98,7 @@ func TestCopy(t *testing.T) {
 			if !r.OK() {
 				t.Errorf("run %d: %s: %d rows (%s) copied as %d (%s)", run, r.Table, r.Source, r.SourceSum, r.Target, r.TargetSum)
 			}
-			if r.Source == 0 && r.Table != "tombstones" && r.Table != "object_deps" {
+			if r.Source == 0 && !optional[r.Table] {
 				t.Errorf("run %d: no %s to copy", run, r.Table)
 			}
 			written += r.Written
