@@ -94,8 +94,8 @@ func (b *sqliteBare) Close() error {
 
 // BenchReport holds a speed run's results.
 type BenchReport struct {
-	Ingest  IngestResult    `json:"ingest"`
-	Compile []CompileResult `json:"compile"`
+	Ingest   IngestResult    `json:"ingest"`
+	Compile  []CompileResult `json:"compile"`
 	Budget   int             `json:"budget"`
 	Queries  int             `json:"queries"`
 	Database string          `json:"database"`
