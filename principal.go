@@ -49,6 +49,11 @@ const (
 	// registry without it; see docs/entities.md). PermRulesWrite allows
 	// it too.
 	PermEntitiesWrite = "entities:write"
+	// PermKeysAdmin allows managing the API keys of the principal's tenant
+	// in the web inspector: listing them, creating keys that hold no more
+	// than the principal (its authority or a lower one, its clearance or
+	// a lower one, a subset of its permissions) and revoking them.
+	PermKeysAdmin = "keys:admin"
 )
 
 // DefaultTenant is the tenant used when none is given.

@@ -3,6 +3,7 @@ package tenure
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -183,8 +184,44 @@ type Filter struct {
 	ObjectType ObjectType `json:"object_type,omitempty"`
 	// KeyPrefix matches keys starting with it.
 	KeyPrefix string `json:"key_prefix,omitempty"`
+	// Author matches objects written by this principal (WrittenBy).
+	Author string `json:"author,omitempty"`
+	// ValidAt matches objects whose valid time covers it (true at T).
+	ValidAt *time.Time `json:"valid_at,omitempty"`
+	// TxFrom and TxUntil match objects whose latest version was stored
+	// at or after TxFrom and before TxUntil.
+	TxFrom  *time.Time `json:"tx_from,omitempty"`
+	TxUntil *time.Time `json:"tx_until,omitempty"`
+	// Newest lists the most recently stored objects first (ListPage).
+	Newest bool `json:"newest,omitempty"`
+	// Cursor continues a listing where the page that returned it as Next
+	// stopped (ListPage); empty starts at the beginning.
+	Cursor string `json:"cursor,omitempty"`
 	// Limit caps the result (default 100, at most 10,000).
 	Limit int `json:"limit,omitempty"`
+}
+
+// Page is one page of a listing: the objects, and the cursor of the next
+// page (empty on the last one).
+type Page struct {
+	Objects []Object `json:"objects"`
+	Next    string   `json:"next,omitempty"`
+}
+
+// ThreadFilter selects the conversation threads a principal can see.
+type ThreadFilter struct {
+	Scope Scope `json:"scope"`
+	// Limit caps the result (default 100, at most 10,000).
+	Limit int `json:"limit,omitempty"`
+}
+
+// Thread summarizes a conversation thread: how many of its messages the
+// reader can see, and when the first and the latest were written.
+type Thread struct {
+	ThreadID string    `json:"thread_id"`
+	Messages int       `json:"messages"`
+	First    time.Time `json:"first"`
+	Last     time.Time `json:"last"`
 }
 
 // Validate checks the filter's vocabularies and limit.
@@ -209,6 +246,14 @@ func (f Filter) Validate() error {
 	}
 	if f.Limit < 0 || f.Limit > 10000 {
 		return Errorf(CodeInvalid, "limit", "must be between 0 and 10000")
+	}
+	if f.Cursor != "" {
+		if n, err := strconv.ParseInt(f.Cursor, 10, 64); err != nil || n <= 0 {
+			return Errorf(CodeInvalid, "cursor", "not a cursor of this listing")
+		}
+	}
+	if err := checkID("author", f.Author, false); err != nil {
+		return err
 	}
 	return checkID("key_prefix", f.KeyPrefix, false)
 }

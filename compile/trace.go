@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tenure-dev/tenure"
@@ -85,6 +87,11 @@ type Trace struct {
 	// allowed full traces (trace:full); for anyone else a denied object
 	// must look missing, so it is neither listed nor counted.
 	Withheld map[OmitReason]int `json:"withheld,omitempty"`
+	// Compacted marks a trace kept in its compact form (see Trace.Compact):
+	// Omitted lists at most a few candidates a reason, OmittedTotal counts
+	// them all.
+	Compacted    bool               `json:"compacted,omitempty"`
+	OmittedTotal map[OmitReason]int `json:"omitted_total,omitempty"`
 
 	// Warnings say what the caller must know about this envelope, e.g.
 	// binding rules dropped for budget.
@@ -101,6 +108,35 @@ type Trace struct {
 	Sections  []SectionTrace `json:"sections"`
 	Steps     []StepTrace    `json:"steps"`
 	LatencyMS float64        `json:"compilation_latency_ms"`
+}
+
+// Compact returns the trace in the form a server keeps it: the omitted
+// candidates summarized by reason (OmittedTotal) with the first maxIDs of
+// each reason listed, in the order Omitted lists them, and the compiled
+// history turns without their source origin (message://thread/id, which
+// their object id already names). Everything else is kept as it is. A
+// trace compacted already is returned unchanged.
+func (t Trace) Compact(maxIDs int) Trace {
+	if t.Compacted {
+		return t
+	}
+	t.Compacted = true
+	t.OmittedTotal = make(map[OmitReason]int)
+	omitted := make([]OmittedObject, 0, min(len(t.Omitted), maxIDs*4))
+	for _, o := range t.Omitted {
+		if t.OmittedTotal[o.Reason]++; t.OmittedTotal[o.Reason] <= maxIDs {
+			omitted = append(omitted, o)
+		}
+	}
+	t.Omitted = slices.Clip(omitted)
+	compiled := slices.Clone(t.Compiled)
+	for i := range compiled {
+		if strings.HasPrefix(compiled[i].SourceOrigin, "message://") {
+			compiled[i].SourceOrigin = ""
+		}
+	}
+	t.Compiled = compiled
+	return t
 }
 
 // CompiledObject describes an object in the envelope.

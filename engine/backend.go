@@ -32,6 +32,13 @@ type Backend interface {
 	Resolutions(ctx context.Context, tenant string, open bool) ([]tenure.Resolution, error)
 	// Messages lists a thread's messages (see MessageList).
 	Messages(ctx context.Context, tenant string, f MessageList) ([]tenure.Message, error)
+	// Dependents returns up to 1,000 open versions whose depends_on
+	// contains ref (a key or an object id).
+	Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error)
+	// Threads lists the threads with messages f's UserID and ProjectID
+	// can see (ThreadID, AfterTime and AfterID are ignored), the latest
+	// first, at most f.Limit.
+	Threads(ctx context.Context, tenant string, f MessageList) ([]tenure.Thread, error)
 	// MessageCandidates returns the best full-text matches and their
 	// neighbours (see MessageCandidateFilter).
 	MessageCandidates(ctx context.Context, tenant string, f MessageCandidateFilter) ([]tenure.ScoredMessage, error)
@@ -162,6 +169,16 @@ type CandidateFilter struct {
 	Withheld     bool
 }
 
+// SeqLister is a Backend that also lists with each object's cursor, so
+// that a page can scan rows in batches larger than it needs and still end
+// exactly at its last object (Engine.ListPage uses it when the backend has
+// it).
+type SeqLister interface {
+	// ListSeqs is List with seqs[i] the cursor that continues after
+	// objs[i].
+	ListSeqs(ctx context.Context, tenant string, q ListQuery, cursor int64, n int) (objs []tenure.Object, seqs []int64, err error)
+}
+
 // ListQuery filters List on indexed columns.
 type ListQuery struct {
 	Layer      tenure.Layer
@@ -170,6 +187,13 @@ type ListQuery struct {
 	ObjectType tenure.ObjectType
 	KeyPrefix  string
 	SessionID  string
+	// Author, ValidAt, TxFrom and TxUntil are tenure.Filter's.
+	Author          string
+	ValidAt         *time.Time
+	TxFrom, TxUntil *time.Time
+	// Desc pages from the newest object down (the cursor is then an upper
+	// bound; 0 starts at the newest).
+	Desc bool
 	// RetireDue selects active objects that have a decay rule, or whose
 	// valid time ended before RetireDueAt.
 	RetireDue   bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/tenure-dev/tenure"
@@ -208,29 +209,160 @@ func firstTx(all []tenure.Object, o tenure.Object) time.Time {
 
 // List implements tenure.Reader.
 func (e *Engine) List(ctx context.Context, p tenure.Principal, f tenure.Filter) ([]tenure.Object, error) {
+	pg, err := e.listPage(ctx, p, f, 0)
+	if err != nil {
+		return nil, wrap("list", err)
+	}
+	return pg.Objects, nil
+}
+
+// maxPageScan bounds the stored objects one page scans: past it a page
+// holding fewer objects than asked for ends with a cursor to continue
+// from, so that a reader who sees few of many objects still gets pages
+// at a bounded cost.
+const maxPageScan = 5000
+
+// ListPage returns one page of the latest versions matching f visible to
+// p, from f.Cursor on; Next continues it. A page may hold fewer objects
+// than f.Limit and still have a next one (see maxPageScan). Errors:
+// CodeInvalid.
+func (e *Engine) ListPage(ctx context.Context, p tenure.Principal, f tenure.Filter) (tenure.Page, error) {
+	pg, err := e.listPage(ctx, p, f, maxPageScan)
+	if err != nil {
+		return tenure.Page{}, wrap("list page", err)
+	}
+	return pg, nil
+}
+
+// listPage lists as ListPage, scanning at most maxScan stored objects
+// (0: no bound).
+func (e *Engine) listPage(ctx context.Context, p tenure.Principal, f tenure.Filter, maxScan int) (tenure.Page, error) {
 	p, s, _, err := e.readPoint(p, tenure.Read{Scope: f.Scope})
 	if err != nil {
-		return nil, fmt.Errorf("list: %w", err)
+		return tenure.Page{}, err
 	}
 	if err := f.Validate(); err != nil {
-		return nil, fmt.Errorf("list: %w", err)
+		return tenure.Page{}, err
 	}
 	limit := f.Limit
 	if limit == 0 {
 		limit = 100
 	}
-	q := ListQuery{Layer: f.Layer, ScopeKind: f.ScopeKind, Status: f.Status, ObjectType: f.ObjectType, KeyPrefix: f.KeyPrefix}
-	out := []tenure.Object{}
-	err = e.scan(ctx, p.TenantID, q, func(o tenure.Object) bool {
-		if tenure.Visible(p, s, &o) {
-			out = append(out, o)
-		}
-		return len(out) < limit
-	})
-	if err == nil {
-		err = e.readRedactor(p).objects(ctx, out)
+	var cursor int64
+	if f.Cursor != "" {
+		cursor, _ = strconv.ParseInt(f.Cursor, 10, 64) // Validate checked it
 	}
-	return out, wrapIf("list", err)
+	q := ListQuery{Layer: f.Layer, ScopeKind: f.ScopeKind, Status: f.Status, ObjectType: f.ObjectType, KeyPrefix: f.KeyPrefix,
+		Author: f.Author, ValidAt: f.ValidAt, TxFrom: f.TxFrom, TxUntil: f.TxUntil, Desc: f.Newest}
+	out := []tenure.Object{}
+	scanned := 0
+	sl, seqs := e.b.(SeqLister)
+	grow := 0 // the next batch's size after rows the reader cannot see
+	for done := false; !done; {
+		// Without seqs, asking for exactly what is missing makes the
+		// batch's last object the page's last when the batch fills the
+		// page; with them, a batch after invisible rows may be larger (up
+		// to 500) and the page ends at its last object's seq. The first
+		// batch asks for what is missing only: a larger LIMIT would make a
+		// selective filter scan further than the page needs.
+		n := max(limit-len(out), grow)
+		var (
+			objs []tenure.Object
+			at   []int64
+			next int64
+			err  error
+		)
+		if seqs {
+			objs, at, err = sl.ListSeqs(ctx, p.TenantID, q, cursor, n)
+			if len(objs) == n {
+				next = at[len(at)-1]
+			}
+		} else {
+			objs, next, err = e.b.List(ctx, p.TenantID, q, cursor, n)
+		}
+		if err != nil {
+			return tenure.Page{}, err
+		}
+		before := len(out)
+		for i, o := range objs {
+			scanned++
+			if tenure.Visible(p, s, &o) {
+				out = append(out, o)
+			}
+			if len(out) >= limit && seqs && i < len(objs)-1 {
+				next = at[i] // more rows follow this page's last object
+				break
+			}
+		}
+		if seqs && len(out)-before < len(objs) {
+			grow = min(2*n, 500)
+		}
+		cursor = next
+		done = next == 0 || len(out) >= limit || (maxScan > 0 && scanned >= maxScan)
+	}
+	if err := e.readRedactor(p).objects(ctx, out); err != nil {
+		return tenure.Page{}, err
+	}
+	pg := tenure.Page{Objects: out}
+	if cursor != 0 {
+		pg.Next = strconv.FormatInt(cursor, 10)
+	}
+	return pg, nil
+}
+
+// Dependants returns the current objects visible to p that depend on the
+// object id (by its id or its key), the oldest first. Errors:
+// CodeNotFound (no object id visible to p).
+func (e *Engine) Dependants(ctx context.Context, p tenure.Principal, id string) ([]tenure.Object, error) {
+	o, err := e.Get(ctx, p, id, tenure.Read{})
+	if err != nil {
+		return nil, fmt.Errorf("dependants: %w", err)
+	}
+	p, s, _, err := e.readPoint(p, tenure.Read{})
+	if err != nil {
+		return nil, fmt.Errorf("dependants: %w", err)
+	}
+	out := []tenure.Object{}
+	seen := map[string]bool{}
+	for _, ref := range []string{o.ObjectID, o.Key} {
+		deps, err := e.b.Dependents(ctx, p.TenantID, ref)
+		if err != nil {
+			return nil, wrap("dependants", err)
+		}
+		for _, d := range deps {
+			if !seen[d.ObjectID] && tenure.Visible(p, s, &d) {
+				seen[d.ObjectID] = true
+				out = append(out, d)
+			}
+		}
+	}
+	if err := e.readRedactor(p).objects(ctx, out); err != nil {
+		return nil, wrap("dependants", err)
+	}
+	return out, nil
+}
+
+// Threads lists the conversation threads with messages p can see, the
+// latest first. Errors: CodeInvalid.
+func (e *Engine) Threads(ctx context.Context, p tenure.Principal, f tenure.ThreadFilter) ([]tenure.Thread, error) {
+	p, s, _, err := e.readPoint(p, tenure.Read{Scope: f.Scope})
+	if err != nil {
+		return nil, fmt.Errorf("threads: %w", err)
+	}
+	if f.Limit < 0 || f.Limit > 10000 {
+		return nil, fmt.Errorf("threads: %w", tenure.Errorf(tenure.CodeInvalid, "limit", "must be between 0 and 10000"))
+	}
+	if f.Limit == 0 {
+		f.Limit = 100
+	}
+	ts, err := e.b.Threads(ctx, p.TenantID, MessageList{UserID: s.UserID, ProjectID: s.ProjectID, Limit: f.Limit})
+	if err != nil {
+		return nil, wrap("threads", err)
+	}
+	if ts == nil {
+		ts = []tenure.Thread{}
+	}
+	return ts, nil
 }
 
 // scan pages through the backend's List until fn returns false.

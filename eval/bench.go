@@ -5,14 +5,17 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/retrieve"
+	"github.com/tenure-dev/tenure/sqlite" // also registers the "sqlite" driver the bare baselines use
 )
 
 // BenchOptions configures a speed run.
@@ -21,120 +24,119 @@ type BenchOptions struct {
 	// each size (message ids and threads are made unique).
 	Corpus []Conversation
 	// Sizes are the stored message counts compile latency is measured at
-	// (default 1,000, 10,000 and 100,000).
-	Sizes []int
+	// (default 10,000 and 100,000): threads of ThreadSize messages,
+	// ThreadsPerTenant threads a tenant (defaults 600 and 10), appended a
+	// session of each thread at a time, all threads in turn; every compile
+	// is for one thread of one tenant.
+	Sizes                        []int
+	ThreadSize, ThreadsPerTenant int
+	// Giant are the sizes of the single-tenant worst case: one tenant, one
+	// thread holding every message (default none).
+	Giant []int
+	// BareUpTo is the largest size the bare query runs at (default
+	// 100,000; it reads every match in the store, 0.4 s a query at 1M).
+	BareUpTo int
+	// Bare starts the bare side on a database file (nil: BareInProcess).
+	// The command opens it with a process of its own (BareCommand), so
+	// that it shares no SQLite page cache with the store under test.
+	Bare func(ctx context.Context, path string) (BareQuerier, error)
 	// IngestMessages is how many messages the ingestion comparison writes
-	// (default 10,000); Rounds is how often each side runs, interleaved
-	// (default 3, the best of each is kept).
+	// (default 10,000); Rounds is how many interleaved rounds each
+	// comparison runs (default 5).
 	IngestMessages, Rounds int
-	// Queries per size (default 200) and the compile budget (default
-	// 2,000 tokens).
+	// Queries per round and size (default 200) and the compile budget
+	// (default 2,000 tokens).
 	Queries, Budget int
 	TempDir         string
 	Progress        func(step string)
-	// Open opens Tenure's stores and OpenBare the baselines (default:
-	// SQLite files in TempDir, and bare SQLite tables with FTS5).
-	Open     Opener
-	OpenBare BareOpener
-	// Database names the database in the report (default "SQLite").
-	Database string
-}
-
-// Bare is the baseline of a speed run: the same rows in a bare table of
-// the same kind of database, and a bare full-text top-10 query over them.
-type Bare interface {
-	// Insert writes msgs as plainly as the database allows, indexed for
-	// full-text search when withFTS is set.
-	Insert(ctx context.Context, msgs []tenure.Message, withFTS bool) error
-	// Top10 reads the ids and scores of the ten best matches of any of
-	// words.
-	Top10(ctx context.Context, words []string) error
-	Close() error
-}
-
-// BareOpener opens an empty baseline named name.
-type BareOpener func(ctx context.Context, name string) (Bare, error)
-
-// sqliteBare is the SQLite baseline: a plain table and an FTS5 table.
-type sqliteBare struct {
-	db   *sql.DB
-	stmt *sql.Stmt
-}
-
-func sqliteBareOpener(dir string) BareOpener {
-	return func(ctx context.Context, name string) (Bare, error) {
-		db, err := openBare(ctx, filepath.Join(dir, name+".db"))
-		if err != nil {
-			return nil, err
-		}
-		return &sqliteBare{db: db}, nil
-	}
-}
-
-func (b *sqliteBare) Insert(ctx context.Context, msgs []tenure.Message, withFTS bool) error {
-	return bareInsert(ctx, b.db, msgs, withFTS)
-}
-
-func (b *sqliteBare) Top10(ctx context.Context, words []string) error {
-	if b.stmt == nil {
-		var err error
-		if b.stmt, err = b.db.PrepareContext(ctx, `SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 10`); err != nil {
-			return err
-		}
-	}
-	return bareTop10(ctx, b.stmt, words)
-}
-
-func (b *sqliteBare) Close() error {
-	if b.stmt != nil {
-		b.stmt.Close()
-	}
-	return b.db.Close()
 }
 
 // BenchReport holds a speed run's results.
 type BenchReport struct {
-	Ingest   IngestResult    `json:"ingest"`
-	Compile  []CompileResult `json:"compile"`
-	Budget   int             `json:"budget"`
-	Queries  int             `json:"queries"`
-	Database string          `json:"database"`
+	Ingest IngestResult `json:"ingest"`
+	// Compile holds one result per size, then one per giant size.
+	Compile []CompileResult `json:"compile"`
+	Budget  int             `json:"budget"`
+	Queries int             `json:"queries"`
+	Rounds  int             `json:"rounds"`
+	// Bare says where the bare queries ran ("process" or "handle").
+	Bare string `json:"bare"`
+}
+
+// Spread is a measure's minimum, median and maximum over rounds.
+type Spread struct {
+	Min    float64 `json:"min"`
+	Median float64 `json:"median"`
+	Max    float64 `json:"max"`
+}
+
+func spread(xs []float64) Spread {
+	if len(xs) == 0 {
+		return Spread{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return Spread{Min: s[0], Median: s[len(s)/2], Max: s[len(s)-1]}
 }
 
 // IngestResult compares ingestion through the full write path (validation,
 // token counting, date resolution, session assignment, until committed;
 // full-text indexing follows the commit in the background and is caught
-// up before any search) with bare inserts of the same rows.
+// up before any search) with bare inserts of the same rows, over
+// interleaved rounds, both under the same context (one that cannot be
+// cancelled: the driver then starts no watcher per statement).
 type IngestResult struct {
 	Messages int `json:"messages"`
-	// Rates in messages per second.
-	TenureRate float64 `json:"tenure_per_sec"`
-	BareRate   float64 `json:"bare_insert_per_sec"`
-	Ratio      float64 `json:"ratio"`
+	// Rates in messages per second, and their ratio (Tenure / bare), per
+	// round.
+	TenureRate Spread `json:"tenure_per_sec"`
+	BareRate   Spread `json:"bare_insert_per_sec"`
+	Ratio      Spread `json:"ratio"`
 }
 
 // CompileResult compares compile latency with a bare FTS5 top-10 query at
-// one store size.
+// one store size, over interleaved rounds: the percentiles of every
+// query, and the spread over rounds of each round's percentiles and
+// ratios.
 type CompileResult struct {
-	Messages   int         `json:"messages"`
-	Tenure     Percentiles `json:"tenure_ms"`
-	BareFTS    Percentiles `json:"bare_fts_ms"`
-	RatioP50   float64     `json:"ratio_p50"`
-	RatioP99   float64     `json:"ratio_p99"`
-	IngestSecs float64     `json:"ingest_seconds"`
+	Messages int `json:"messages"`
+	Tenants  int `json:"tenants"`
+	Threads  int `json:"threads"`
+	// Giant marks the single-tenant, single-thread worst case.
+	Giant   bool        `json:"giant,omitempty"`
+	Tenure  Percentiles `json:"tenure_ms"`
+	BareFTS Percentiles `json:"bare_fts_ms"`
+	// Per round.
+	TenureP50 Spread `json:"tenure_p50_ms"`
+	TenureP99 Spread `json:"tenure_p99_ms"`
+	BareP50   Spread `json:"bare_p50_ms"`
+	BareP99   Spread `json:"bare_p99_ms"`
+	RatioP50  Spread `json:"ratio_p50"`
+	RatioP99  Spread `json:"ratio_p99"`
+	// IngestSecs is how long the store took to build, IndexSecs its
+	// full-text indexing after.
+	IngestSecs float64 `json:"ingest_seconds"`
+	IndexSecs  float64 `json:"index_seconds"`
 }
 
 // RunBench measures ingestion and compile latency against bare SQLite.
 func RunBench(ctx context.Context, opt BenchOptions) (*BenchReport, error) {
-	if len(opt.Sizes) == 0 {
-		opt.Sizes = []int{1_000, 10_000, 100_000}
+	if len(opt.Sizes) == 0 && len(opt.Giant) == 0 {
+		opt.Sizes = []int{10_000, 100_000}
 	}
 	opt.IngestMessages = cmpOr(opt.IngestMessages, 10_000)
-	opt.Rounds = cmpOr(opt.Rounds, 3)
+	opt.Rounds = cmpOr(opt.Rounds, 5)
 	opt.Queries = cmpOr(opt.Queries, 200)
 	opt.Budget = cmpOr(opt.Budget, 2000)
+	opt.ThreadSize = cmpOr(opt.ThreadSize, 600)
+	opt.ThreadsPerTenant = cmpOr(opt.ThreadsPerTenant, 10)
+	opt.BareUpTo = cmpOr(opt.BareUpTo, 100_000)
 	if opt.Progress == nil {
 		opt.Progress = func(string) {}
+	}
+	rep := &BenchReport{Budget: opt.Budget, Queries: opt.Queries, Rounds: opt.Rounds, Bare: "process"}
+	if opt.Bare == nil {
+		opt.Bare, rep.Bare = BareInProcess, "handle"
 	}
 	texts, queries := corpus(opt.Corpus)
 	if len(texts) == 0 || len(queries) == 0 {
@@ -145,24 +147,26 @@ func RunBench(ctx context.Context, opt BenchOptions) (*BenchReport, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	opt.Open = opener(opt.Open, dir)
-	if opt.OpenBare == nil {
-		opt.OpenBare = sqliteBareOpener(dir)
-	}
-	if opt.Database == "" {
-		opt.Database = "SQLite"
-	}
-	rep := &BenchReport{Budget: opt.Budget, Queries: opt.Queries, Database: opt.Database}
 	opt.Progress("ingest")
-	if rep.Ingest, err = benchIngest(ctx, opt, synthesize(texts, opt.IngestMessages)); err != nil {
+	// Both sides run under the same context, one that cannot be cancelled.
+	if rep.Ingest, err = benchIngest(context.WithoutCancel(ctx), dir, newLayout(texts, opt.IngestMessages, opt.ThreadSize, opt.IngestMessages).byThread(), opt.Rounds); err != nil {
 		return nil, err
 	}
 	for _, n := range opt.Sizes {
 		opt.Progress(fmt.Sprintf("compile at %d messages", n))
-		res, err := benchCompile(ctx, synthesize(texts, n), queries, opt)
+		res, err := benchCompile(ctx, dir, newLayout(texts, n, opt.ThreadSize, opt.ThreadsPerTenant), queries, opt)
 		if err != nil {
 			return nil, err
 		}
+		rep.Compile = append(rep.Compile, res)
+	}
+	for _, n := range opt.Giant {
+		opt.Progress(fmt.Sprintf("compile in one thread of %d messages", n))
+		res, err := benchCompile(ctx, dir, newLayout(texts, n, n, 1), queries, opt)
+		if err != nil {
+			return nil, err
+		}
+		res.Giant = true
 		rep.Compile = append(rep.Compile, res)
 	}
 	return rep, nil
@@ -188,23 +192,120 @@ func corpus(convs []Conversation) ([]tenure.Message, []string) {
 	return msgs, qs
 }
 
-// threadSize is how many messages a synthesized thread holds.
-const threadSize = 600
+var benchStart = time.Date(2023, 1, 1, 9, 0, 0, 0, time.UTC)
 
-// synthesize makes n messages by cycling through the corpus turns, in
-// threads of threadSize messages, a minute apart.
-func synthesize(turns []tenure.Message, n int) []tenure.Message {
+// synthesize makes n messages of one thread (thread number th) by cycling
+// through the corpus turns from turn first, a minute apart.
+func synthesize(turns []tenure.Message, n, th, first int) []tenure.Message {
 	out := make([]tenure.Message, n)
-	start := time.Date(2023, 1, 1, 9, 0, 0, 0, time.UTC)
 	for i := range out {
-		m := turns[i%len(turns)]
-		m.ThreadID = fmt.Sprintf("t%d", i/threadSize)
-		m.ID = fmt.Sprintf("m%d", i)
+		m := turns[(first+i)%len(turns)]
+		m.ThreadID = fmt.Sprintf("t%d", th)
+		m.ID = fmt.Sprintf("m%d", first+i)
 		m.SessionID = ""
-		m.CreatedAt = start.Add(time.Duration(i) * time.Minute)
+		m.CreatedAt = benchStart.Add(time.Duration(first+i)*time.Minute + time.Duration(th)*time.Second)
 		out[i] = m
 	}
 	return out
+}
+
+// layout is a synthetic store: n messages in threads of size messages,
+// perTenant threads a tenant.
+type layout struct {
+	turns                []tenure.Message
+	n, size, perTenant   int
+	threads, tenants     int
+	sessionLen, sessions int
+}
+
+func newLayout(turns []tenure.Message, n, size, perTenant int) layout {
+	size = min(size, n)
+	l := layout{turns: turns, n: n, size: size, perTenant: perTenant, threads: (n + size - 1) / size}
+	l.tenants = (l.threads + perTenant - 1) / perTenant
+	l.sessionLen = min(20, size)
+	if size > 10_000 {
+		l.sessionLen = 10_000 // the giant thread: few, large appends
+	}
+	l.sessions = (size + l.sessionLen - 1) / l.sessionLen
+	return l
+}
+
+// threadLen is how many messages thread th holds (the last may be short).
+func (l layout) threadLen(th int) int { return min(l.size, l.n-th*l.size) }
+
+func (l layout) principal(tenant int) tenure.Principal {
+	p := benchPrincipal
+	p.TenantID = fmt.Sprintf("tenant%d", tenant)
+	return p
+}
+
+// appends calls f with each append of the layout, in order: a session
+// (20 messages) of every thread of a tenant, each tenant in turn, round
+// after round, so that a thread's messages are spread through the store
+// as a busy server's are.
+func (l layout) appends(f func(tenant int, batch []tenure.Message) error) error {
+	for s := range l.sessions {
+		for tn := range l.tenants {
+			var batch []tenure.Message
+			for th := tn * l.perTenant; th < min(l.threads, (tn+1)*l.perTenant); th++ {
+				from := s * l.sessionLen
+				if n := min(l.sessionLen, l.threadLen(th)-from); n > 0 {
+					// Threads start at different turns of the corpus.
+					batch = append(batch, synthesize(l.turns, n, th, th*l.size+from)...)
+				}
+			}
+			if len(batch) == 0 {
+				continue
+			}
+			if err := f(tn, batch); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// byThread returns the layout's messages thread after thread (what the
+// ingestion comparison writes: a bulk import of whole conversations).
+func (l layout) byThread() []tenure.Message {
+	var out []tenure.Message
+	for th := range l.threads {
+		out = append(out, synthesize(l.turns, l.threadLen(th), th, th*l.size)...)
+	}
+	return out
+}
+
+// build appends the layout's messages to st.
+func (l layout) build(ctx context.Context, st *sqlite.Store) error {
+	return l.appends(func(tn int, batch []tenure.Message) error {
+		_, err := st.ImportMessages(ctx, l.principal(tn), batch, nil)
+		return err
+	})
+}
+
+// bareRows writes the layout's messages, in the same order, to a bare
+// database at path (a plain table and an FTS5 table, no tenants).
+func (l layout) bareRows(ctx context.Context, path string) error {
+	db, err := openBare(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var pending []tenure.Message
+	flush := func() error {
+		err := bareInsert(ctx, db, pending, true)
+		pending = pending[:0]
+		return err
+	}
+	if err := l.appends(func(_ int, batch []tenure.Message) error {
+		if pending = append(pending, batch...); len(pending) >= 50_000 {
+			return flush()
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return flush()
 }
 
 func openBare(ctx context.Context, path string) (*sql.DB, error) {
@@ -213,8 +314,8 @@ func openBare(ctx context.Context, path string) (*sql.DB, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	_, err = db.ExecContext(ctx, `CREATE TABLE messages (thread_id TEXT, id TEXT, role TEXT, speaker TEXT, content TEXT, created_at INTEGER);
-		CREATE VIRTUAL TABLE messages_fts USING fts5 (speaker, text, tokenize = 'porter unicode61 remove_diacritics 2')`)
+	_, err = db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS messages (thread_id TEXT, id TEXT, role TEXT, speaker TEXT, content TEXT, created_at INTEGER);
+		CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5 (speaker, text, tokenize = 'porter unicode61 remove_diacritics 2')`)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -222,7 +323,8 @@ func openBare(ctx context.Context, path string) (*sql.DB, error) {
 	return db, nil
 }
 
-// bareInsert inserts msgs into a plain table in one transaction.
+// bareInsert inserts msgs into a plain table in one transaction, one
+// prepared statement per row.
 func bareInsert(ctx context.Context, db *sql.DB, msgs []tenure.Message, withFTS bool) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -233,16 +335,16 @@ func bareInsert(ctx context.Context, db *sql.DB, msgs []tenure.Message, withFTS 
 	if err != nil {
 		return err
 	}
-	fts, err := tx.PrepareContext(ctx, `INSERT INTO messages_fts (rowid, speaker, text) VALUES (?, ?, ?)`)
+	fts, err := tx.PrepareContext(ctx, `INSERT INTO messages_fts (rowid, speaker, text) VALUES (last_insert_rowid(), ?, ?)`)
 	if err != nil {
 		return err
 	}
-	for i, m := range msgs {
+	for _, m := range msgs {
 		if _, err := ins.ExecContext(ctx, m.ThreadID, m.ID, m.Role, m.Speaker, m.Content, m.CreatedAt.UnixNano()); err != nil {
 			return err
 		}
 		if withFTS {
-			if _, err := fts.ExecContext(ctx, i+1, m.Speaker, m.Text()); err != nil {
+			if _, err := fts.ExecContext(ctx, m.Speaker, m.Text()); err != nil {
 				return err
 			}
 		}
@@ -252,110 +354,185 @@ func bareInsert(ctx context.Context, db *sql.DB, msgs []tenure.Message, withFTS 
 
 var benchPrincipal = tenure.Principal{UserID: "bench", TenantID: "bench", Authority: "policy", Clearance: tenure.HighlyRestricted}
 
-func benchIngest(ctx context.Context, opt BenchOptions, msgs []tenure.Message) (IngestResult, error) {
-	var tenureBest, bareBest time.Duration
-	for r := range opt.Rounds {
-		db, err := opt.OpenBare(ctx, fmt.Sprintf("bare-%d", r))
-		if err != nil {
-			return IngestResult{}, err
+func benchIngest(ctx context.Context, dir string, msgs []tenure.Message, rounds int) (IngestResult, error) {
+	var tr, br, ratios []float64
+	for r := range rounds {
+		var bare, full time.Duration
+		// Alternate which side goes first.
+		for side := range 2 {
+			if (side+r)%2 == 0 {
+				db, err := openBare(ctx, filepath.Join(dir, fmt.Sprintf("bare-%d.db", r)))
+				if err != nil {
+					return IngestResult{}, err
+				}
+				start := time.Now()
+				err = bareInsert(ctx, db, msgs, false)
+				bare = time.Since(start)
+				db.Close()
+				if err != nil {
+					return IngestResult{}, fmt.Errorf("bare insert: %w", err)
+				}
+				continue
+			}
+			st := sqlite.New(filepath.Join(dir, fmt.Sprintf("tenure-%d.db", r)), sqlite.Options{})
+			if err := st.Open(ctx); err != nil {
+				return IngestResult{}, err
+			}
+			start := time.Now()
+			_, err := st.ImportMessages(ctx, benchPrincipal, msgs, nil)
+			full = time.Since(start)
+			st.Close()
+			if err != nil {
+				return IngestResult{}, fmt.Errorf("tenure ingest: %w", err)
+			}
 		}
-		start := time.Now()
-		err = db.Insert(ctx, msgs, false)
-		bare := time.Since(start)
-		db.Close()
-		if err != nil {
-			return IngestResult{}, fmt.Errorf("bare insert: %w", err)
-		}
-		st, err := opt.Open(ctx, fmt.Sprintf("tenure-%d", r), nil)
-		if err != nil {
-			return IngestResult{}, err
-		}
-		start = time.Now()
-		_, err = st.ImportMessages(ctx, benchPrincipal, msgs, nil)
-		full := time.Since(start)
-		st.Close()
-		if err != nil {
-			return IngestResult{}, fmt.Errorf("tenure ingest: %w", err)
-		}
-		if r == 0 || bare < bareBest {
-			bareBest = bare
-		}
-		if r == 0 || full < tenureBest {
-			tenureBest = full
-		}
+		t, b := float64(len(msgs))/full.Seconds(), float64(len(msgs))/bare.Seconds()
+		tr, br, ratios = append(tr, t), append(br, b), append(ratios, t/b)
 	}
-	res := IngestResult{Messages: len(msgs), TenureRate: float64(len(msgs)) / tenureBest.Seconds(),
-		BareRate: float64(len(msgs)) / bareBest.Seconds()}
-	res.Ratio = res.TenureRate / res.BareRate
-	return res, nil
+	return IngestResult{Messages: len(msgs), TenureRate: spread(tr), BareRate: spread(br), Ratio: spread(ratios)}, nil
 }
 
-func benchCompile(ctx context.Context, msgs []tenure.Message, queries []string, opt BenchOptions) (CompileResult, error) {
-	res := CompileResult{Messages: len(msgs)}
-	bare, err := opt.OpenBare(ctx, fmt.Sprintf("bare-fts-%d", len(msgs)))
-	if err != nil {
-		return res, err
+func benchCompile(ctx context.Context, dir string, l layout, queries []string, opt BenchOptions) (CompileResult, error) {
+	res := CompileResult{Messages: l.n, Tenants: l.tenants, Threads: l.threads}
+	name := fmt.Sprintf("%d-%d", l.n, l.size)
+	var bare BareQuerier
+	if l.n <= opt.BareUpTo {
+		path := filepath.Join(dir, "bare-fts-"+name+".db")
+		if err := l.bareRows(ctx, path); err != nil {
+			return res, fmt.Errorf("bare insert: %w", err)
+		}
+		var err error
+		if bare, err = opt.Bare(ctx, path); err != nil {
+			return res, fmt.Errorf("bare side: %w", err)
+		}
+		defer bare.Close()
 	}
-	defer bare.Close()
-	if err := bare.Insert(ctx, msgs, true); err != nil {
-		return res, fmt.Errorf("bare insert: %w", err)
-	}
-	st, err := opt.Open(ctx, fmt.Sprintf("tenure-%d", len(msgs)), nil)
-	if err != nil {
+	st := sqlite.New(filepath.Join(dir, "tenure-"+name+".db"), sqlite.Options{})
+	if err := st.Open(ctx); err != nil {
 		return res, err
 	}
 	defer st.Close()
 	start := time.Now()
-	if _, err := st.ImportMessages(ctx, benchPrincipal, msgs, nil); err != nil {
+	if err := l.build(ctx, st); err != nil {
 		return res, fmt.Errorf("tenure ingest: %w", err)
 	}
 	res.IngestSecs = time.Since(start).Seconds()
+	start = time.Now()
+	if err := st.IndexMessages(ctx); err != nil {
+		return res, err
+	}
+	res.IndexSecs = time.Since(start).Seconds()
 	c := compile.New(st, compile.Options{})
-	var tl, bl []float64
-	for i := range opt.Queries {
-		q := queries[i%len(queries)]
+	rng := rand.New(rand.NewPCG(uint64(l.n), 17))
+	compileOne := func(q string) (time.Duration, error) {
+		th := rng.IntN(l.threads)
+		p := l.principal(th / l.perTenant)
 		t0 := time.Now()
-		_, _, err := c.Compile(ctx, compile.Request{Principal: benchPrincipal, Query: q, Budget: opt.Budget, TaskType: tenure.TaskQuestionAnswering})
-		t1 := time.Now()
-		if err != nil {
-			return res, fmt.Errorf("compile %q: %w", q, err)
+		_, _, err := c.Compile(ctx, compile.Request{Principal: p, ThreadID: fmt.Sprintf("t%d", th), Query: q, Budget: opt.Budget,
+			TaskType: tenure.TaskQuestionAnswering})
+		return time.Since(t0), err
+	}
+	// Warm both sides: one pass over the queries of a round.
+	for i := range min(opt.Queries, len(queries)) {
+		if _, err := compileOne(queries[i%len(queries)]); err != nil {
+			return res, err
 		}
-		if err := bare.Top10(ctx, retrieve.ContentWords(q)); err != nil {
-			return res, fmt.Errorf("bare query %q: %w", q, err)
+		if bare != nil {
+			if _, err := bare.Query(ctx, queries[i%len(queries)]); err != nil {
+				return res, err
+			}
 		}
-		t2 := time.Now()
-		tl = append(tl, ms(t1.Sub(t0)))
-		bl = append(bl, ms(t2.Sub(t1)))
+	}
+	var tl, bl []float64
+	var tp50, tp99, bp50, bp99, r50, r99 []float64
+	for r := range opt.Rounds {
+		var rt, rb []float64
+		for i := range opt.Queries {
+			q := queries[(r*opt.Queries+i)%len(queries)]
+			d, err := compileOne(q)
+			if err != nil {
+				return res, fmt.Errorf("compile %q: %w", q, err)
+			}
+			rt = append(rt, ms(d))
+			if bare != nil {
+				d, err := bare.Query(ctx, q)
+				if err != nil {
+					return res, fmt.Errorf("bare query %q: %w", q, err)
+				}
+				rb = append(rb, ms(d))
+			}
+		}
+		pt := percentiles(rt)
+		tl, tp50, tp99 = append(tl, rt...), append(tp50, pt.P50), append(tp99, pt.P99)
+		if bare != nil {
+			pb := percentiles(rb)
+			bl, bp50, bp99 = append(bl, rb...), append(bp50, pb.P50), append(bp99, pb.P99)
+			r50, r99 = append(r50, ratio(pt.P50, pb.P50)), append(r99, ratio(pt.P99, pb.P99))
+		}
 	}
 	res.Tenure, res.BareFTS = percentiles(tl), percentiles(bl)
-	res.RatioP50 = ratio(res.Tenure.P50, res.BareFTS.P50)
-	res.RatioP99 = ratio(res.Tenure.P99, res.BareFTS.P99)
+	res.TenureP50, res.TenureP99, res.BareP50, res.BareP99 = spread(tp50), spread(tp99), spread(bp50), spread(bp99)
+	res.RatioP50, res.RatioP99 = spread(r50), spread(r99)
 	return res, nil
 }
 
-// bareTop10 runs the bare query: the question's content words, any of
-// them, reading the ten best rows' ids and scores.
-func bareTop10(ctx context.Context, stmt *sql.Stmt, ws []string) error {
+// BareQuerier runs the bare query: the question's content words, any of
+// them, over every stored message, reading the ten best rows' ids and
+// scores; it reports how long the query took.
+type BareQuerier interface {
+	Query(ctx context.Context, q string) (time.Duration, error)
+	Close() error
+}
+
+// bareHandle runs the bare query on a database handle of its own.
+type bareHandle struct {
+	db   *sql.DB
+	stmt *sql.Stmt
+}
+
+// BareInProcess opens the bare database at path on a handle of its own
+// (its own connection and page cache, in this process).
+func BareInProcess(ctx context.Context, path string) (BareQuerier, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=query_only(1)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	stmt, err := db.PrepareContext(ctx, `SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 10`)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &bareHandle{db: db, stmt: stmt}, nil
+}
+
+func (b *bareHandle) Query(ctx context.Context, q string) (time.Duration, error) {
 	var words []string
-	for _, w := range ws {
+	for _, w := range retrieve.ContentWords(q) {
 		words = append(words, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
 	}
 	if len(words) == 0 {
-		return nil
+		return 0, nil
 	}
-	rows, err := stmt.QueryContext(ctx, strings.Join(words, " OR "))
+	start := time.Now()
+	rows, err := b.stmt.QueryContext(ctx, strings.Join(words, " OR "))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		var score float64
 		if err := rows.Scan(&id, &score); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return rows.Err()
+	return time.Since(start), rows.Err()
+}
+
+func (b *bareHandle) Close() error {
+	b.stmt.Close()
+	return b.db.Close()
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
@@ -369,20 +546,36 @@ func ratio(a, b float64) float64 {
 
 // WriteTable writes the speed comparison as readable tables.
 func (r *BenchReport) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "ingestion of %d messages (best of rounds)\n", r.Ingest.Messages)
-	fmt.Fprintf(w, "  tenure (full write path)  %10.0f msg/s\n", r.Ingest.TenureRate)
-	fmt.Fprintf(w, "  %-25s %10.0f msg/s\n", "bare "+r.Database+" insert", r.Ingest.BareRate)
-	fmt.Fprintf(w, "  ratio                     %10.2fx\n\n", r.Ingest.Ratio)
-	query := "FTS5 bm25()"
-	if r.Database != "SQLite" {
-		query = r.Database + " ts_rank()"
+	sp := func(s Spread, f string) string {
+		return fmt.Sprintf(f+" / "+f+" / "+f, s.Min, s.Median, s.Max)
 	}
-	fmt.Fprintf(w, "compile at a %d-token budget vs bare %s top-10, %d queries, ms\n", r.Budget, query, r.Queries)
-	fmt.Fprintf(w, "  %-9s  %-22s  %-22s  %s\n", "messages", "tenure p50/p95/p99", "bare p50/p95/p99", "ratio p50, p99")
+	fmt.Fprintf(w, "ingestion of %d messages, %d interleaved rounds (min / median / max)\n", r.Ingest.Messages, r.Rounds)
+	fmt.Fprintf(w, "  tenure (full write path)  %s msg/s\n", sp(r.Ingest.TenureRate, "%.0f"))
+	fmt.Fprintf(w, "  bare SQLite insert        %s msg/s\n", sp(r.Ingest.BareRate, "%.0f"))
+	fmt.Fprintf(w, "  ratio                     %s\n\n", sp(r.Ingest.Ratio, "%.2fx"))
+	fmt.Fprintf(w, "compile of one thread at a %d-token budget vs bare FTS5 bm25() top-10 over the whole store (bare on its own %s),\n"+
+		"%d queries x %d rounds, ms; per-round spreads min / median / max\n", r.Budget, r.Bare, r.Queries, r.Rounds)
+	var base float64
 	for _, c := range r.Compile {
-		fmt.Fprintf(w, "  %-9d  %-22s  %-22s  %.1fx, %.1fx\n", c.Messages,
-			fmt.Sprintf("%.2f/%.2f/%.2f", c.Tenure.P50, c.Tenure.P95, c.Tenure.P99),
-			fmt.Sprintf("%.2f/%.2f/%.2f", c.BareFTS.P50, c.BareFTS.P95, c.BareFTS.P99), c.RatioP50, c.RatioP99)
+		kind := fmt.Sprintf("%d msgs (%d tenants, %d threads)", c.Messages, c.Tenants, c.Threads)
+		if c.Giant {
+			kind = fmt.Sprintf("%d msgs in one thread of one tenant", c.Messages)
+		}
+		fmt.Fprintf(w, "  %s; built in %.1f s + indexed in %.1f s\n", kind, c.IngestSecs, c.IndexSecs)
+		fmt.Fprintf(w, "    tenure  p50/p95/p99 %.2f/%.2f/%.2f; per round p50 %s, p99 %s\n", c.Tenure.P50, c.Tenure.P95, c.Tenure.P99,
+			sp(c.TenureP50, "%.2f"), sp(c.TenureP99, "%.2f"))
+		if !c.Giant {
+			if base == 0 {
+				base = c.TenureP99.Median
+			} else if base > 0 {
+				fmt.Fprintf(w, "    p99 (median round) / p99 at the first size: %.2fx\n", c.TenureP99.Median/base)
+			}
+		}
+		if c.BareP50.Max > 0 {
+			fmt.Fprintf(w, "    bare    p50/p95/p99 %.2f/%.2f/%.2f; per round p50 %s, p99 %s\n", c.BareFTS.P50, c.BareFTS.P95, c.BareFTS.P99,
+				sp(c.BareP50, "%.2f"), sp(c.BareP99, "%.2f"))
+			fmt.Fprintf(w, "    ratio   p50 %s, p99 %s\n", sp(c.RatioP50, "%.2fx"), sp(c.RatioP99, "%.2fx"))
+		}
 	}
 	return nil
 }

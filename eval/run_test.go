@@ -69,15 +69,31 @@ func TestRunBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := eval.RunBench(t.Context(), eval.BenchOptions{Corpus: convs, Sizes: []int{30}, IngestMessages: 20, Rounds: 1,
-		Queries: 5, TempDir: t.TempDir()})
+	rep, err := eval.RunBench(t.Context(), eval.BenchOptions{Corpus: convs, Sizes: []int{30}, Giant: []int{25}, ThreadSize: 10,
+		ThreadsPerTenant: 2, IngestMessages: 20, Rounds: 2, Queries: 5, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Ingest.Messages != 20 || rep.Ingest.TenureRate <= 0 || rep.Ingest.BareRate <= 0 || rep.Ingest.Ratio <= 0 {
+	if in := rep.Ingest; in.Messages != 20 || in.TenureRate.Min <= 0 || in.BareRate.Min <= 0 || in.Ratio.Min <= 0 || in.Ratio.Max < in.Ratio.Min {
 		t.Errorf("ingest = %+v", rep.Ingest)
 	}
-	if len(rep.Compile) != 1 || rep.Compile[0].Messages != 30 || rep.Compile[0].Tenure.P99 <= 0 || rep.Compile[0].BareFTS.P99 <= 0 {
-		t.Errorf("compile = %+v", rep.Compile)
+	if len(rep.Compile) != 2 {
+		t.Fatalf("compile = %+v", rep.Compile)
+	}
+	if c := rep.Compile[0]; c.Messages != 30 || c.Threads != 3 || c.Tenants != 2 || c.Giant || c.Tenure.P99 <= 0 || c.BareFTS.P99 <= 0 ||
+		c.RatioP99.Min <= 0 || c.TenureP99.Median < c.TenureP99.Min {
+		t.Errorf("compile = %+v", c)
+	}
+	if c := rep.Compile[1]; c.Messages != 25 || c.Threads != 1 || c.Tenants != 1 || !c.Giant || c.Tenure.P99 <= 0 {
+		t.Errorf("giant = %+v", c)
+	}
+	var table strings.Builder
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"30 msgs (2 tenants, 3 threads)", "25 msgs in one thread of one tenant", "ratio   p50"} {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, table.String())
+		}
 	}
 }

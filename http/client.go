@@ -120,7 +120,19 @@ func (c *Client) History(ctx context.Context, _ tenure.Principal, key string, s 
 }
 
 // List implements tenure.Reader (GET /v1/objects).
+// GET /v1/objects has no author, time or cursor filters (the web
+// inspector's listing, Engine.ListPage, has): a filter using them is
+// refused rather than silently widened.
 func (c *Client) List(ctx context.Context, _ tenure.Principal, f tenure.Filter) ([]tenure.Object, error) {
+	for _, x := range []struct {
+		field string
+		set   bool
+	}{{"author", f.Author != ""}, {"valid_at", f.ValidAt != nil}, {"tx_from", f.TxFrom != nil}, {"tx_until", f.TxUntil != nil},
+		{"newest", f.Newest}, {"cursor", f.Cursor != ""}} {
+		if x.set {
+			return nil, fmt.Errorf("list: %w", tenure.Errorf(tenure.CodeInvalid, x.field, "not supported by GET /v1/objects"))
+		}
+	}
 	q := scopeQuery(f.Scope)
 	set(q, "layer", string(f.Layer))
 	set(q, "scope_kind", string(f.ScopeKind))

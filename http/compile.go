@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 )
@@ -86,8 +87,15 @@ func (s *Server) RecordCompile(p tenure.Principal, env compile.Envelope, tr comp
 		return
 	}
 	s.metrics.compiled(d, env, tr)
+	if !s.opt.FullTraces {
+		tr = tr.Compact(traceIDs)
+	}
 	s.traces.put(tr, p)
 }
+
+// traceIDs is how many omitted candidates of each reason a compact trace
+// lists (ServerOptions.FullTraces).
+const traceIDs = 10
 
 // getTrace handles GET /v1/traces/{id}. A trace is readable by the
 // principal that produced it (the same user with the same or a higher
@@ -98,13 +106,25 @@ func (s *Server) getTrace(w http.ResponseWriter, r *http.Request, p tenure.Princ
 	if err := newQuery(r).done(); err != nil {
 		return nil, err
 	}
-	id := r.PathValue("id")
+	return s.Trace(p, r.PathValue("id"))
+}
+
+// Trace returns the compile trace with the given id as p may read it,
+// under GET /v1/traces/{id}'s rules (the web inspector reads traces
+// through it). Errors: CodeNotFound (expired, never recorded, or not
+// readable by p, alike).
+func (s *Server) Trace(p tenure.Principal, id string) (compile.Trace, error) {
 	ct, ok := s.traces.get(id)
 	if !ok || !ct.readableBy(p) {
-		return nil, tenure.Errorf(tenure.CodeNotFound, "id", "no trace %q (traces are kept for %s)", id, s.opt.TraceTTL)
+		return compile.Trace{}, tenure.Errorf(tenure.CodeNotFound, "id", "no trace %q (traces are kept for %s)", id, s.opt.TraceTTL)
 	}
 	return ct.forReader(p), nil
 }
+
+// Gatherer returns the registry of the server's metrics, for a summary
+// of them (the web inspector's operations page shows it to holders of
+// metrics:read).
+func (s *Server) Gatherer() prometheus.Gatherer { return s.metrics.reg }
 
 // wantsText reports whether a text envelope goes out as text/plain: when
 // the client prefers it (Accept), or when format=text was asked for and the

@@ -64,6 +64,12 @@ type ServerOptions struct {
 	// itself and everything below it, and must not overlap the API's
 	// routes. RequestTimeout does not apply (streams may be long).
 	Mounts map[string]http.Handler
+	// UI is the web inspector, served at /ui/ (and / redirects there)
+	// behind the request ids, logs, metrics and panic recovery but without
+	// the API-key check: it authenticates its own callers (a session
+	// cookie) and runs each page as their key's principal (default: none,
+	// and / answers 404).
+	UI http.Handler
 	// Logger receives one line per request and every server error
 	// (default: discard).
 	Logger *slog.Logger
@@ -94,6 +100,12 @@ type ServerOptions struct {
 	// first).
 	TraceTTL  time.Duration
 	MaxTraces int
+	// FullTraces keeps traces whole. By default they are kept compact
+	// (compile.Trace.Compact: the omitted candidates counted by reason,
+	// the first ten of each listed): a few KB each instead of tens or
+	// hundreds. A compile request with trace=true gets its whole trace in
+	// the answer either way.
+	FullTraces bool
 	// Digester brings threads' structured state and narrative summaries
 	// up to date, for POST /v1/extract and, unless ManualDigest is set, in
 	// the background after every POST /v1/messages that appends (default:
@@ -253,6 +265,12 @@ func (s *Server) register() {
 			s.mux.Handle(base, h)
 		}
 		root = root || base == ""
+	}
+	if s.opt.UI != nil {
+		s.mux.Handle("/ui/", s.limited(s.opt.UI))
+		if !root {
+			s.mux.Handle("GET /{$}", http.RedirectHandler("/ui/", http.StatusSeeOther))
+		}
 	}
 	if !root {
 		s.mux.HandleFunc("/", s.noRoute)

@@ -506,3 +506,42 @@ func TestReady(t *testing.T) {
 		t.Errorf("healthz: %d", r.status)
 	}
 }
+
+// Kept traces are compact unless the server keeps them whole; the compile
+// answer holds the whole trace either way.
+func TestTraceKeptCompact(t *testing.T) {
+	for _, full := range []bool{false, true} {
+		t.Run(fmt.Sprint("full=", full), func(t *testing.T) {
+			e := newEnv(t, func(o *tenurehttp.ServerOptions) { o.FullTraces = full })
+			c := e.client(e.admin)
+			for i := range 30 {
+				if _, err := c.Put(e.ctx, tenure.Principal{}, tenure.Object{Key: fmt.Sprint("plan", i),
+					Value: []byte(fmt.Sprintf(`"the launch plan, item %d, with words enough to take some budget"`, i))}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, tr, err := c.Compile(e.ctx, compile.Request{Budget: 200, Query: "launch plan"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			budget := omitted(tr, compile.OmitBudget)
+			if budget <= 10 || tr.Compacted {
+				t.Fatalf("compile answer: %d omitted for budget, compacted %v; want more than 10, whole", budget, tr.Compacted)
+			}
+			kept, err := c.Trace(e.ctx, tr.TraceID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case full && (kept.Compacted || omitted(kept, compile.OmitBudget) != budget):
+				t.Errorf("full: kept %d omitted for budget, compacted %v; want %d, whole", omitted(kept, compile.OmitBudget), kept.Compacted, budget)
+			case !full && (!kept.Compacted || omitted(kept, compile.OmitBudget) != 10 || kept.OmittedTotal[compile.OmitBudget] != budget):
+				t.Errorf("compact: kept %d omitted for budget of %d, compacted %v; want 10 of %d", omitted(kept, compile.OmitBudget),
+					kept.OmittedTotal[compile.OmitBudget], kept.Compacted, budget)
+			}
+			if len(kept.Compiled) != len(tr.Compiled) {
+				t.Errorf("kept %d compiled objects, want %d", len(kept.Compiled), len(tr.Compiled))
+			}
+		})
+	}
+}

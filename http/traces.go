@@ -2,6 +2,7 @@ package http
 
 import (
 	"container/list"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -61,6 +62,11 @@ func (ct *cachedTrace) forReader(p tenure.Principal) compile.Trace {
 	tr.Omitted = slices.DeleteFunc(slices.Clone(tr.Omitted), func(o compile.OmittedObject) bool {
 		return o.Reason == compile.OmitPermission || o.Reason == compile.OmitScope
 	})
+	if tr.OmittedTotal != nil {
+		tr.OmittedTotal = maps.Clone(tr.OmittedTotal)
+		delete(tr.OmittedTotal, compile.OmitPermission)
+		delete(tr.OmittedTotal, compile.OmitScope)
+	}
 	return tr
 }
 

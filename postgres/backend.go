@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,7 +22,10 @@ import (
 // backend adapts a Store to engine.Backend.
 type backend Store
 
-var _ engine.Backend = (*backend)(nil)
+var (
+	_ engine.Backend   = (*backend)(nil)
+	_ engine.SeqLister = (*backend)(nil)
+)
 
 // querier is what a pooled connection and a transaction offer.
 type querier interface {
@@ -335,9 +339,26 @@ func (b *backend) History(ctx context.Context, tenant, key string) (objs []tenur
 	return objs, tombs, err
 }
 
-func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, cursor int64, n int) (objs []tenure.Object, next int64, err error) {
+func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, cursor int64, n int) ([]tenure.Object, int64, error) {
+	objs, seqs, err := b.ListSeqs(ctx, tenant, q, cursor, n)
+	if err != nil || len(objs) < n {
+		return objs, 0, err
+	}
+	return objs, seqs[len(seqs)-1], nil
+}
+
+// ListSeqs is List with each object's cursor (its seq) (see
+// engine.SeqLister).
+func (b *backend) ListSeqs(ctx context.Context, tenant string, q engine.ListQuery, cursor int64, n int) (objs []tenure.Object, seqs []int64, err error) {
 	where := []string{"tenant_id = ?", "tx_end IS NULL", "seq > ?"}
 	args := []any{tenant, cursor}
+	order := "seq"
+	if q.Desc {
+		where[2], order = "seq < ?", "seq DESC"
+		if cursor == 0 {
+			args[1] = int64(math.MaxInt64)
+		}
+	}
 	add := func(cond string, v any) {
 		where = append(where, cond)
 		args = append(args, v)
@@ -358,26 +379,64 @@ func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, c
 		add("session_id = ?", q.SessionID)
 	}
 	if q.KeyPrefix != "" {
-		add("left(key, ?) = ?", len([]rune(q.KeyPrefix)))
-		args = append(args, q.KeyPrefix)
+		add("starts_with(key, ?)", q.KeyPrefix)
+	}
+	if q.Author != "" {
+		add("(body::jsonb ->> 'written_by') = ?", q.Author)
+	}
+	if q.ValidAt != nil {
+		add("valid_from <= ?", q.ValidAt.UnixNano())
+		add("(valid_until IS NULL OR valid_until > ?)", q.ValidAt.UnixNano())
+	}
+	if q.TxFrom != nil {
+		add("tx_start >= ?", q.TxFrom.UnixNano())
+	}
+	if q.TxUntil != nil {
+		add("tx_start < ?", q.TxUntil.UnixNano())
 	}
 	if q.RetireDue {
 		add("status = 'active' AND (has_decay OR (valid_until IS NOT NULL AND valid_until <= ?))", q.RetireDueAt.UnixNano())
 	}
-	var last int64
 	err = b.read(ctx, tenant, func(c querier) error {
-		rows, err := c.Query(ctx, rebind(`SELECT `+objectCols+` FROM objects WHERE `+strings.Join(where, " AND ")+` ORDER BY seq LIMIT ?`),
+		rows, err := c.Query(ctx, rebind(`SELECT `+objectCols+` FROM objects WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`),
 			append(args, n)...)
 		if err != nil {
 			return err
 		}
-		objs, last, err = scanObjects(rows)
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				seq   int64
+				body  string
+				txEnd *int64
+			)
+			if err := rows.Scan(&seq, &body, &txEnd); err != nil {
+				return err
+			}
+			var o tenure.Object
+			if err := json.Unmarshal([]byte(body), &o); err != nil {
+				return fmt.Errorf("decode object row %d: %w", seq, err)
+			}
+			o.TxEnd = nil
+			if txEnd != nil {
+				t := fromNanos(*txEnd)
+				o.TxEnd = &t
+			}
+			objs, seqs = append(objs, o), append(seqs, seq)
+		}
+		return rows.Err()
+	})
+	return objs, seqs, err
+}
+
+func (b *backend) Dependents(ctx context.Context, tenant, ref string) (objs []tenure.Object, err error) {
+	err = b.read(ctx, tenant, func(c querier) error {
+		objs, err = queryObjects(ctx, c, `SELECT o.seq, o.body, o.tx_end FROM object_deps d
+			JOIN objects o ON o.tenant_id = d.tenant_id AND o.object_id = d.object_id AND o.tx_end IS NULL
+			WHERE d.tenant_id = ? AND d.ref = ? ORDER BY o.seq LIMIT 1000`, tenant, ref)
 		return err
 	})
-	if err != nil || len(objs) < n {
-		return objs, 0, err
-	}
-	return objs, last, nil
+	return objs, err
 }
 
 func (b *backend) Resolutions(ctx context.Context, tenant string, open bool) (out []tenure.Resolution, err error) {

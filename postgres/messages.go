@@ -501,3 +501,28 @@ func (t *writeTx) message(ctx context.Context, tenant string, k msgKey) (tenure.
 	}
 	return ms[0].Message, nil
 }
+
+func (b *backend) Threads(ctx context.Context, tenant string, f engine.MessageList) (out []tenure.Thread, err error) {
+	err = b.read(ctx, tenant, func(c querier) error {
+		rows, err := c.Query(ctx, `SELECT m.thread_id, count(*), min(m.created_at), max(m.created_at) FROM messages m
+			WHERE m.tenant_id = $1 AND (m.user_id = '' OR m.user_id = $2) AND ($3::boolean OR m.project_id = '' OR m.project_id = $4)
+			GROUP BY m.thread_id ORDER BY max(m.created_at) DESC, m.thread_id COLLATE "C" LIMIT $5`, tenant, f.UserID, f.AnyProject, f.ProjectID, f.Limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				t           tenure.Thread
+				first, last int64
+			)
+			if err := rows.Scan(&t.ThreadID, &t.Messages, &first, &last); err != nil {
+				return err
+			}
+			t.First, t.Last = fromNanos(first), fromNanos(last)
+			out = append(out, t)
+		}
+		return rows.Err()
+	})
+	return out, err
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -40,9 +41,21 @@ func nullNanos(t *time.Time) any {
 
 // scanObjects decodes rows of objectCols.
 func scanObjects(rows *sql.Rows) ([]tenure.Object, int64, error) {
-	defer rows.Close()
-	var out []tenure.Object
+	out, seqs, err := scanObjectSeqs(rows)
 	var last int64
+	if len(seqs) > 0 {
+		last = seqs[len(seqs)-1]
+	}
+	return out, last, err
+}
+
+// scanObjectSeqs decodes rows of objectCols with each row's seq.
+func scanObjectSeqs(rows *sql.Rows) ([]tenure.Object, []int64, error) {
+	defer rows.Close()
+	var (
+		out  []tenure.Object
+		seqs []int64
+	)
 	for rows.Next() {
 		var (
 			seq   int64
@@ -50,11 +63,11 @@ func scanObjects(rows *sql.Rows) ([]tenure.Object, int64, error) {
 			txEnd sql.NullInt64
 		)
 		if err := rows.Scan(&seq, &body, &txEnd); err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		var o tenure.Object
 		if err := json.Unmarshal([]byte(body), &o); err != nil {
-			return nil, 0, fmt.Errorf("decode object row %d: %w", seq, err)
+			return nil, nil, fmt.Errorf("decode object row %d: %w", seq, err)
 		}
 		o.TxEnd = nil
 		if txEnd.Valid {
@@ -62,9 +75,9 @@ func scanObjects(rows *sql.Rows) ([]tenure.Object, int64, error) {
 			o.TxEnd = &t
 		}
 		out = append(out, o)
-		last = seq
+		seqs = append(seqs, seq)
 	}
-	return out, last, rows.Err()
+	return out, seqs, rows.Err()
 }
 
 func queryObjects(ctx context.Context, q querier, query string, args ...any) ([]tenure.Object, error) {
@@ -166,12 +179,31 @@ func (b *backend) History(ctx context.Context, tenant, key string) ([]tenure.Obj
 }
 
 func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, cursor int64, n int) ([]tenure.Object, int64, error) {
+	objs, seqs, err := b.ListSeqs(ctx, tenant, q, cursor, n)
+	if err != nil || len(objs) < n {
+		return objs, 0, err
+	}
+	return objs, seqs[len(seqs)-1], nil
+}
+
+// ListSeqs is List with each object's cursor (its seq) (see
+// engine.SeqLister).
+func (b *backend) ListSeqs(ctx context.Context, tenant string, q engine.ListQuery, cursor int64, n int) ([]tenure.Object, []int64, error) {
 	db, err := b.reader()
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	where := []string{"tenant_id = ?", "tx_end IS NULL", "seq > ?"}
 	args := []any{tenant, cursor}
+	order := "seq"
+	if q.Desc {
+		// Newest first: the cursor is an upper bound (the largest seq on
+		// the first page), so that SQLite walks the rows backwards from it.
+		where[2], order = "seq < ?", "seq DESC"
+		if cursor == 0 {
+			args[1] = int64(math.MaxInt64)
+		}
+	}
 	add := func(cond string, v any) {
 		where = append(where, cond)
 		args = append(args, v)
@@ -195,19 +227,39 @@ func (b *backend) List(ctx context.Context, tenant string, q engine.ListQuery, c
 		add("substr(key, 1, ?) = ?", len(q.KeyPrefix))
 		args = append(args, q.KeyPrefix)
 	}
+	if q.Author != "" {
+		// Indexed by objects_open_author (migration 0021).
+		add("json_extract(body, '$.written_by') = ?", q.Author)
+	}
+	if q.ValidAt != nil {
+		add("valid_from <= ?", q.ValidAt.UnixNano())
+		add("(valid_until IS NULL OR valid_until > ?)", q.ValidAt.UnixNano())
+	}
+	if q.TxFrom != nil {
+		add("tx_start >= ?", q.TxFrom.UnixNano())
+	}
+	if q.TxUntil != nil {
+		add("tx_start < ?", q.TxUntil.UnixNano())
+	}
 	if q.RetireDue {
 		add("status = 'active' AND (has_decay = 1 OR (valid_until IS NOT NULL AND valid_until <= ?))", q.RetireDueAt.UnixNano())
 	}
-	rows, err := db.QueryContext(ctx, `SELECT `+objectCols+` FROM objects WHERE `+strings.Join(where, " AND ")+` ORDER BY seq LIMIT ?`,
+	from := "objects"
+	if q.Desc {
+		// Newest first walks an index in seq order and stops at the page's
+		// end; left to itself the planner may pick an index on a filtered
+		// column and sort every match (the web inspector's listing).
+		from = "objects INDEXED BY objects_open_seq"
+		if q.Author != "" {
+			from = "objects INDEXED BY objects_open_author"
+		}
+	}
+	rows, err := db.QueryContext(ctx, `SELECT `+objectCols+` FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`,
 		append(args, n)...)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	objs, last, err := scanObjects(rows)
-	if err != nil || len(objs) < n {
-		return objs, 0, err
-	}
-	return objs, last, nil
+	return scanObjectSeqs(rows)
 }
 
 func (b *backend) Resolutions(ctx context.Context, tenant string, open bool) ([]tenure.Resolution, error) {
@@ -330,6 +382,16 @@ func (t *writeTx) LatestByKey(ctx context.Context, tenant, key string, statuses 
 		}
 	}
 	return queryObjects(ctx, t.tx, q+` ORDER BY seq`, args...)
+}
+
+func (b *backend) Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	return queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM object_deps d
+		CROSS JOIN objects o ON o.tenant_id = d.tenant_id AND o.object_id = d.object_id AND o.tx_end IS NULL
+		WHERE d.tenant_id = ? AND d.ref = ? ORDER BY o.seq LIMIT 1000`, tenant, ref)
 }
 
 func (t *writeTx) Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error) {

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -125,17 +126,115 @@ func (s *Store) indexBatch(ctx context.Context) (more bool, err error) {
 		return false, nil
 	}
 	to := min(last, from+indexBatch)
+	if err := numberThreads(ctx, tx, from, to); err != nil {
+		return false, err
+	}
 	// One statement: FTS5 keeps the new rows in memory and writes them as
-	// one segment when the statement ends.
+	// one segment when the statement ends — if they come in rowid order
+	// (a smaller rowid than the last makes it write what it holds first).
 	if _, err := tx.ExecContext(ctx, `INSERT INTO messages_fts (rowid, speaker, text, dates)
-		SELECT seq, speaker, coalesce(search_text, content), coalesce(search_dates, '') FROM messages
-		WHERE seq > ? AND seq <= ? ORDER BY seq`, from, to); err != nil {
+		SELECT CASE WHEN t.key IS NOT NULL AND m.pos <= ? THEN (t.key << ?) | m.pos ELSE -m.seq END AS k,
+			m.speaker, coalesce(m.search_text, m.content), coalesce(m.search_dates, '')
+		FROM messages m LEFT JOIN fts_threads t ON t.tenant_id = m.tenant_id AND t.thread_id = m.thread_id
+		WHERE m.seq > ? AND m.seq <= ? ORDER BY k`, maxPos(), ftsPosBits, from, to); err != nil {
 		return false, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE fts_watermark SET seq = ? WHERE name = 'messages'`, to); err != nil {
 		return false, err
 	}
 	return to < last, tx.Commit()
+}
+
+// The full-text index is partitioned by tenant and thread through its
+// rowids (migration 0013): a message's rowid in messages_fts is
+//
+//	tenant number << (ftsThreadBits+ftsPosBits) | thread number << ftsPosBits | pos
+//
+// so that one thread's messages, and one tenant's, are a range of rowids,
+// which FTS5 searches by seeking each term's list to the range's start and
+// stopping at its end: a search reads and scores the rows of what it
+// searches, never the whole store's. Tenants are numbered from 1 in the
+// order they are first indexed (fts_tenants), threads from 1 within their
+// tenant (fts_threads.key is the rowid's bits above the position). A
+// message that does not fit — its tenant, thread or position past what
+// the bits hold — is indexed under its negative seq and its tenant marked
+// spill: searches of a spilled tenant also search the negative rowids,
+// filtered as the whole index was before.
+var (
+	ftsPosBits    = 22 // 4,194,303 messages per thread
+	ftsThreadBits = 20 // 1,048,575 threads per tenant
+	ftsTenantBits = 21 // 2,097,151 tenants
+)
+
+func maxPos() int64 { return 1<<ftsPosBits - 1 }
+
+// numberThreads numbers the tenants and threads of the messages after
+// seq from up to seq to that have no number yet, and marks the tenants
+// whose messages will spill.
+func numberThreads(ctx context.Context, tx *sql.Tx, from, to int64) error {
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO fts_tenants (tenant_id)
+		SELECT DISTINCT tenant_id FROM messages WHERE seq > ? AND seq <= ?`, from, to); err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT m.tenant_id, m.thread_id FROM messages m
+		WHERE m.seq > ? AND m.seq <= ? AND NOT EXISTS (SELECT 1 FROM fts_threads t WHERE t.tenant_id = m.tenant_id AND t.thread_id = m.thread_id)`,
+		from, to)
+	if err != nil {
+		return err
+	}
+	var fresh [][2]string
+	for rows.Next() {
+		var p [2]string
+		if err := rows.Scan(&p[0], &p[1]); err != nil {
+			rows.Close()
+			return err
+		}
+		fresh = append(fresh, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	spill := map[string]bool{}
+	for _, p := range fresh {
+		var n, threads int64
+		if err := tx.QueryRowContext(ctx, `SELECT n, threads FROM fts_tenants WHERE tenant_id = ?`, p[0]).Scan(&n, &threads); err != nil {
+			return err
+		}
+		if n >= 1<<ftsTenantBits || threads+1 >= 1<<ftsThreadBits {
+			spill[p[0]] = true
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts_threads (key, tenant_id, thread_id) VALUES (?, ?, ?)`,
+			n<<ftsThreadBits|(threads+1), p[0], p[1]); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE fts_tenants SET threads = ? WHERE n = ?`, threads+1, n); err != nil {
+			return err
+		}
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT DISTINCT tenant_id FROM messages WHERE seq > ? AND seq <= ? AND pos > ?`, from, to, maxPos())
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var tenant string
+		if err := rows.Scan(&tenant); err != nil {
+			rows.Close()
+			return err
+		}
+		spill[tenant] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for tenant := range spill {
+		if _, err := tx.ExecContext(ctx, `UPDATE fts_tenants SET spill = 1 WHERE tenant_id = ?`, tenant); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // searchable makes sure every committed message is in the full-text index

@@ -105,3 +105,30 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 	scored, err := scanMessages(rows, tenant, false)
 	return unscored(scored), err
 }
+
+func (b *backend) Threads(ctx context.Context, tenant string, f engine.MessageList) ([]tenure.Thread, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT m.thread_id, count(*), min(m.created_at), max(m.created_at) FROM messages m
+		WHERE m.tenant_id = ? AND (m.user_id = '' OR m.user_id = ?) AND (? OR m.project_id = '' OR m.project_id = ?)
+		GROUP BY m.thread_id ORDER BY max(m.created_at) DESC, m.thread_id LIMIT ?`, tenant, f.UserID, f.AnyProject, f.ProjectID, f.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []tenure.Thread
+	for rows.Next() {
+		var (
+			t           tenure.Thread
+			first, last int64
+		)
+		if err := rows.Scan(&t.ThreadID, &t.Messages, &first, &last); err != nil {
+			return nil, err
+		}
+		t.First, t.Last = fromNanos(first), fromNanos(last)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}

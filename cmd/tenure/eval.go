@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 
@@ -46,8 +48,27 @@ runs beside them without vectors, so that one run shows what the model adds.
 
 eval bench measures, side by side in one run, message ingestion through
 the full write path against a bare SQLite insert of the same rows, and
-compile latency at each --sizes store size against a bare FTS5 bm25() top-10
-query over the same rows.`,
+compile latency at each --sizes store size (threads of 600 messages, ten
+threads a tenant, appended a session of every thread at a time; each
+compile is for one thread) against a bare FTS5 bm25() top-10 query over
+the same rows, up to --bare-up-to messages. --giant adds the worst case:
+one tenant, one thread holding every message. Every comparison runs
+--rounds interleaved rounds and reports the spread (min / median / max)
+of each round's numbers. The bare queries run in a process of their own
+(--bare process; --bare handle: a database handle of their own in this
+process), so that they share no page cache with the store under test.
+
+eval bench --server measures the HTTP server instead: it builds a store of
+--messages messages (laid out as above, a key per tenant), starts 'tenure
+serve' on it in a process of its own on a loopback address, and runs
+--queries compiles at each --clients concurrency (each for one thread, as
+its tenant's key), then the middle level again mixed with a read of every
+compile's trace and an append after every fifth: per route, requests a
+second and p50 / p95 / p99 latency; the server's CPU time per compile;
+its memory after opening and idle after all the compiles (their traces
+kept, compact unless --full-traces); the mean size of a kept trace. The
+server runs with --digest=false and --max-concurrent-compiles 1024 (with
+the default cap, compiles past it are refused with 503).`,
 	new: func() subcommand { return new(evalCmd) },
 }
 
@@ -59,6 +80,14 @@ type evalCmd struct {
 	ablation   bool
 	noProgress bool
 	sizes      string
+	giant      string
+	rounds     int
+	bareUpTo   int
+	bare       string
+	server     bool
+	messages   int
+	clients    string
+	fullTraces bool
 	queries    int
 	dir        string
 	extract    string
@@ -78,7 +107,15 @@ func (c *evalCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.tokenizer, "tokenizer", "cl100k_base", "tokenizer `encoding` of the budgets")
 	fs.BoolVar(&c.ablation, "ablation", false, "locomo, longmemeval: also run Tenure with each mechanism turned off")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never show the progress bar (it shows only on a terminal)")
-	fs.StringVar(&c.sizes, "sizes", "1000,10000,100000", "bench: stored message `counts`, comma-separated")
+	fs.StringVar(&c.sizes, "sizes", "10000,100000", "bench: stored message `counts`, comma-separated")
+	fs.StringVar(&c.giant, "giant", "", "bench: message `counts` of single-thread stores (the worst case), comma-separated")
+	fs.IntVar(&c.rounds, "rounds", 5, "bench: interleaved `rounds` of each comparison")
+	fs.IntVar(&c.bareUpTo, "bare-up-to", 100_000, "bench: run the bare query at sizes up to `n` messages")
+	fs.StringVar(&c.bare, "bare", "process", "bench: where the bare queries run: process or handle")
+	fs.BoolVar(&c.server, "server", false, "bench: measure the HTTP server under concurrent clients instead")
+	fs.IntVar(&c.messages, "messages", 100_000, "bench --server: stored `messages`")
+	fs.StringVar(&c.clients, "clients", "1,8,32", "bench --server: concurrent `clients` per level, comma-separated")
+	fs.BoolVar(&c.fullTraces, "full-traces", false, "bench --server: the server keeps traces whole (serve --full-traces)")
 	fs.IntVar(&c.queries, "queries", 200, "bench: compile `queries` per size")
 	fs.IntVar(&c.limit, "limit", 0, "longmemeval: evaluate the first `n` selected questions only (0: all)")
 	fs.StringVar(&c.types, "types", "", "longmemeval: question `types` to evaluate, comma-separated (default all)")
@@ -100,6 +137,8 @@ func (c *evalCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return c.longMemEval(ctx, sio)
 	case "bench":
 		return c.bench(ctx, sio)
+	case "bench-bare": // eval bench's bare side (--bare process)
+		return eval.ServeBare(ctx, c.data, sio.in, sio.out)
 	}
 	return tenure.Errorf(tenure.CodeInvalid, "", "unknown evaluation %q (want locomo, longmemeval or bench)", args[0])
 }
@@ -248,9 +287,74 @@ func positiveInts(flagName, v string, limit int) ([]int, error) {
 }
 
 func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
+	if c.server {
+		return c.load(ctx, sio)
+	}
 	sizes, err := positiveInts("--sizes", c.sizes, 10_000_000)
 	if err != nil {
 		return err
+	}
+	var giant []int
+	if c.giant != "" {
+		if giant, err = positiveInts("--giant", c.giant, 10_000_000); err != nil {
+			return err
+		}
+	}
+	if c.queries < 1 || c.queries > 1_000_000 {
+		return tenure.Errorf(tenure.CodeInvalid, "--queries", "%d is not between 1 and 1000000", c.queries)
+	}
+	if c.rounds < 1 || c.rounds > 1000 {
+		return tenure.Errorf(tenure.CodeInvalid, "--rounds", "%d is not between 1 and 1000", c.rounds)
+	}
+	if c.bareUpTo < 0 {
+		return tenure.Errorf(tenure.CodeInvalid, "--bare-up-to", "%d is negative", c.bareUpTo)
+	}
+	var bare func(context.Context, string) (eval.BareQuerier, error)
+	switch c.bare {
+	case "process":
+		self, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		bare = eval.BareCommand(func(path string) *exec.Cmd {
+			cmd := exec.CommandContext(ctx, self, "eval", "bench-bare", "--data", path)
+			cmd.Stderr = sio.err
+			return cmd
+		})
+	case "handle":
+	default:
+		return tenure.Errorf(tenure.CodeInvalid, "--bare", "%q is not process or handle", c.bare)
+	}
+	convs, err := eval.LoadLoCoMo(orDefault(c.data, defaultLoCoMo))
+	if err != nil {
+		return err
+	}
+	if c.db != "" {
+		return tenure.Errorf(tenure.CodeInvalid, "--db", "eval bench runs on SQLite only for now (locomo and longmemeval take --db)")
+	}
+	opt := eval.BenchOptions{Corpus: convs, Sizes: sizes, Giant: giant, Queries: c.queries, Rounds: c.rounds,
+		BareUpTo: max(c.bareUpTo, 1), Bare: bare, TempDir: c.dir}
+	if f := progressOut(sio, c.noProgress); f != nil {
+		opt.Progress = func(step string) { fmt.Fprintf(f, "bench: %s…\n", step) }
+	}
+	rep, err := eval.RunBench(ctx, opt)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(sio.out, rep)
+	}
+	return rep.WriteTable(sio.out)
+}
+
+// load runs eval bench --server.
+func (c *evalCmd) load(ctx context.Context, sio stdio) error {
+	clients, err := positiveInts("--clients", c.clients, 1000)
+	if err != nil {
+		return err
+	}
+	if c.messages < 1 || c.messages > 10_000_000 {
+		return tenure.Errorf(tenure.CodeInvalid, "--messages", "%d is not between 1 and 10000000", c.messages)
 	}
 	if c.queries < 1 || c.queries > 1_000_000 {
 		return tenure.Errorf(tenure.CodeInvalid, "--queries", "%d is not between 1 and 1000000", c.queries)
@@ -259,17 +363,25 @@ func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	if err := c.checkDB(); err != nil {
+	self, err := os.Executable()
+	if err != nil {
 		return err
 	}
-	opt := eval.BenchOptions{Corpus: convs, Sizes: sizes, Queries: c.queries, TempDir: c.dir}
-	if c.db != "" {
-		opt.Open, opt.OpenBare, opt.Database = evalOpener(c.db), evalBare(c.db), "PostgreSQL"
-	}
+	opt := eval.ServerLoadOptions{Corpus: convs, Messages: c.messages, Clients: clients, Requests: c.queries, TempDir: c.dir,
+		Serve: func(path string) *exec.Cmd {
+			// Every client's compile runs: past the default cap (twice
+			// GOMAXPROCS) the server would refuse them with 503.
+			args := []string{"serve", "--db", path, "--addr", "127.0.0.1:0", "--digest=false", "--log-level", "error",
+				"--max-concurrent-compiles", "1024"}
+			if c.fullTraces {
+				args = append(args, "--full-traces")
+			}
+			return exec.CommandContext(ctx, self, args...)
+		}}
 	if f := progressOut(sio, c.noProgress); f != nil {
-		opt.Progress = func(step string) { fmt.Fprintf(f, "bench: %s…\n", step) }
+		opt.Progress = func(step string) { fmt.Fprintf(f, "bench --server: %s…\n", step) }
 	}
-	rep, err := eval.RunBench(ctx, opt)
+	rep, err := eval.RunLoad(ctx, opt)
 	if err != nil {
 		return err
 	}

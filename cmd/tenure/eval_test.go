@@ -52,10 +52,14 @@ func TestEvalLongMemEval(t *testing.T) {
 	}
 }
 
+// The bare side runs in a process of its own: this test binary, as the
+// CLI (see TestMain).
 func TestEvalBench(t *testing.T) {
+	t.Setenv(cliEnv, "1")
 	rep := mustJSON[eval.BenchReport](t, "", "eval", "bench", "--data", "../../eval/testdata/locomo", "--sizes", "40",
-		"--queries", "3", "--dir", t.TempDir())
-	if len(rep.Compile) != 1 || rep.Compile[0].Messages != 40 || rep.Ingest.Ratio <= 0 {
+		"--queries", "3", "--rounds", "1", "--dir", t.TempDir())
+	if len(rep.Compile) != 1 || rep.Compile[0].Messages != 40 || rep.Ingest.Ratio.Min <= 0 || rep.Bare != "process" ||
+		rep.Compile[0].BareFTS.P99 <= 0 {
 		t.Errorf("report = %+v", rep)
 	}
 }
@@ -74,6 +78,9 @@ func TestEvalInvalid(t *testing.T) {
 		{[]string{"eval", "longmemeval", "--extract", "rules"}, "--extract"},
 		{[]string{"eval", "bench", "--sizes", "-5"}, "--sizes"},
 		{[]string{"eval", "bench", "--queries", "0"}, "--queries"},
+		{[]string{"eval", "bench", "--giant", "x"}, "--giant"},
+		{[]string{"eval", "bench", "--rounds", "0"}, "--rounds"},
+		{[]string{"eval", "bench", "--bare", "thread"}, "--bare"},
 		{[]string{"eval", "sideways"}, ""},
 		{[]string{"eval"}, ""},
 	} {

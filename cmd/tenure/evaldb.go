@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/tenure-dev/tenure/eval"
 	"github.com/tenure-dev/tenure/postgres"
 	"github.com/tenure-dev/tenure/semantic"
@@ -30,20 +28,4 @@ func evalOpener(db string) eval.Opener {
 		return &eval.Store{Engine: st.Engine, Index: st.IndexMessages,
 			Release: func() error { return errors.Join(st.Close(), drop()) }}, nil
 	}
-}
-
-// evalBare opens eval bench's baselines in the PostgreSQL database db
-// names, a schema each.
-func evalBare(db string) eval.BareOpener {
-	return eval.PostgresBare(func(ctx context.Context, name string) (*pgx.Conn, func() error, error) {
-		u, drop, err := postgres.Scratch(ctx, db, name)
-		if err != nil {
-			return nil, nil, err
-		}
-		c, err := pgx.Connect(ctx, u)
-		if err != nil {
-			return nil, nil, errors.Join(err, drop())
-		}
-		return c, drop, nil
-	})
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/admit"
 	"github.com/tenure-dev/tenure/compile"
@@ -21,12 +23,14 @@ import (
 	"github.com/tenure-dev/tenure/mcp"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/summarize"
+	"github.com/tenure-dev/tenure/web"
 )
 
 var serveSpec = commandSpec{
 	name:    "serve",
 	summary: "serve the store over HTTP: the /v1 JSON API, MCP, metrics and health checks",
-	detail: `serve opens --db and serves on --addr the versioned JSON API (/v1/...;
+	detail: `serve opens --db and serves on --addr the web inspector (/ui/; / redirects
+there; sign in with an API key), the versioned JSON API (/v1/...;
 the OpenAPI document is at /v1/openapi.json), the MCP endpoint (/mcp,
 streamable HTTP), Prometheus metrics (/metrics) and health checks (/healthz,
 /readyz), until interrupted (SIGINT, SIGTERM): then it stops accepting
@@ -75,6 +79,7 @@ type serveCmd struct {
 	logFormat, logLevel   string
 	traceTTL, shutdown    time.Duration
 	maxTraces             int
+	fullTraces            bool
 	llm                   llmFlags
 	embed                 embedFlags
 	pg                    pgFlags
@@ -137,6 +142,7 @@ func (c *serveCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
 	fs.DurationVar(&c.traceTTL, "trace-ttl", time.Hour, "keep compile traces for `duration` (GET /v1/traces/{id})")
 	fs.IntVar(&c.maxTraces, "max-traces", 1000, "keep at most `n` compile traces")
+	fs.BoolVar(&c.fullTraces, "full-traces", false, "keep compile traces whole (default: compact, the omitted candidates counted by reason, ten of each listed)")
 	c.limits.define(fs)
 	fs.DurationVar(&c.shutdown, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this `duration` for requests and digests in flight")
 	c.llm.define(fs)
@@ -231,10 +237,17 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 				srv.RecordCompile(p, env, tr, d, err)
 			}
 		}}
+	// The web inspector records and reads traces and reads metrics
+	// through the server, once it exists.
+	late := &lateServer{}
+	ready := func(ctx context.Context) error { return st.Ping(ctx) }
+	ui := web.New(st, st, web.Options{Compiler: comp, Traces: late, KeyAdmin: st, Ready: ready, Logger: log,
+		Metrics: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return late.s.Gatherer().Gather() })})
 	srv = tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{
+		UI:              ui,
 		Logger:          log,
 		Registry:        metricsRegistry(st),
-		Ready:           func(ctx context.Context) error { return st.Ping(ctx) },
+		Ready:           ready,
 		Compiler:        comp,
 		Compiles:        compiles,
 		Extractions:     admit.New("extractions", c.limits.extractions),
@@ -243,6 +256,7 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		SeparateMetrics: mln != nil,
 		TraceTTL:        c.traceTTL,
 		MaxTraces:       c.maxTraces,
+		FullTraces:      c.fullTraces,
 		ShutdownTimeout: c.shutdown,
 		Digester:        c.digester(st),
 		ManualDigest:    !c.digest,
@@ -254,8 +268,21 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		stop := serveMetrics(ctx, mln, srv.MetricsHandler(), log)
 		defer stop()
 	}
-	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (API /v1, OpenAPI /v1/openapi.json, MCP %s, %s)\n", dbName(c.db), ln.Addr(), mcpPath, metrics)
+	late.s = srv
+	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (web inspector /ui/, API /v1, OpenAPI /v1/openapi.json, MCP %s, %s)\n", dbName(c.db), ln.Addr(), mcpPath, metrics)
 	return srv.Serve(ctx, ln)
+}
+
+// lateServer hands the web inspector the server's traces once the server
+// exists (the server needs the inspector first).
+type lateServer struct{ s *tenurehttp.Server }
+
+func (l *lateServer) RecordCompile(p tenure.Principal, env compile.Envelope, tr compile.Trace, d time.Duration, err error) {
+	l.s.RecordCompile(p, env, tr, d, err)
+}
+
+func (l *lateServer) Trace(p tenure.Principal, id string) (compile.Trace, error) {
+	return l.s.Trace(p, id)
 }
 
 // serveMetrics serves h at GET /metrics, and nothing else, on ln until
@@ -299,7 +326,7 @@ const adminKeyName = "admin"
 // as the local owner, and prints it once on w.
 func bootstrapKey(ctx context.Context, st *dbStore, w io.Writer) error {
 	admin := localOwner()
-	admin.Permissions = append(admin.Permissions, tenure.PermMetricsRead)
+	admin.Permissions = append(admin.Permissions, tenure.PermMetricsRead, tenure.PermKeysAdmin)
 	k, secret, created, err := st.CreateFirstKey(ctx, tenure.APIKey{Name: adminKeyName, Principal: admin})
 	if err != nil || !created {
 		return err

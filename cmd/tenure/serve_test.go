@@ -177,6 +177,12 @@ func TestServeRemote(t *testing.T) {
 		t.Fatalf("healthz: %v", err)
 	}
 	resp.Body.Close()
+	// The web inspector: / redirects to it, its sign-in page answers.
+	resp, err = http.Get(srv.url + "/")
+	if err != nil || resp.StatusCode != 200 || resp.Request.URL.Path != "/ui/signin" {
+		t.Errorf("GET / = %v %v, want the inspector's sign-in page", resp.Request.URL, err)
+	}
+	resp.Body.Close()
 	resp, err = http.Post(srv.url+"/mcp", "application/json", strings.NewReader(`{}`))
 	if err != nil || resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("MCP without a key: %v %v, want 401", resp.Status, err)
@@ -204,7 +210,7 @@ func TestServeRemote(t *testing.T) {
 		json.NewDecoder(resp.Body).Decode(&k)
 		resp.Body.Close()
 	}
-	if k.Principal.UserID != localUser || k.Principal.Authority != tenure.DefaultHierarchy.Top() {
+	if k.Principal.UserID != localUser || k.Principal.Authority != tenure.DefaultHierarchy.Top() || !k.Principal.HasPermission(tenure.PermKeysAdmin) {
 		t.Errorf("admin key principal after restart: %+v", k.Principal)
 	}
 	again.stop()
