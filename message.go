@@ -16,6 +16,10 @@ type Message struct {
 	// naming a user is visible only to that user.
 	UserID    string `json:"user_id,omitempty"`
 	ProjectID string `json:"project_id,omitempty"`
+	// PersonaID is the persona the conversation is with (set by the store
+	// from the principal's persona when empty): a message naming a
+	// persona is visible only to principals acting as that persona.
+	PersonaID string `json:"persona_id,omitempty"`
 	ThreadID  string `json:"thread_id"`
 	// ID is stable and unique within the thread and the user: each user
 	// (and UserID "" for messages shared with the tenant) has ids of its
@@ -88,7 +92,8 @@ func (m *Message) ValidateWithin(max int) error {
 		name, v  string
 		required bool
 	}{{"thread_id", m.ThreadID, true}, {"id", m.ID, true}, {"session_id", m.SessionID, false},
-		{"speaker", m.Speaker, false}, {"user_id", m.UserID, false}, {"project_id", m.ProjectID, false}} {
+		{"speaker", m.Speaker, false}, {"user_id", m.UserID, false}, {"project_id", m.ProjectID, false},
+		{"persona_id", m.PersonaID, false}} {
 		if err := checkID(f.name, f.v, f.required); err != nil {
 			return err
 		}

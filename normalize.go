@@ -103,6 +103,7 @@ func (o *Object) ApplyDefaults(now time.Time) {
 	if o.Tier == "" {
 		o.Tier = TierHot
 	}
+	o.applyMemoryDefaults()
 	if o.CanonicalEntityIDs == nil {
 		o.CanonicalEntityIDs = []string{}
 	}
@@ -199,8 +200,8 @@ func (o *Object) ValidateWithin(max int) error {
 		name, v  string
 		required bool
 	}{{"object_id", o.ObjectID, false}, {"key", o.Key, false}, {"tenant_id", o.TenantID, true},
-		{"user_id", o.UserID, false}, {"project_id", o.ProjectID, false}, {"session_id", o.SessionID, false},
-		{"task_id", o.TaskID, false}, {"scope_id", o.ScopeID, false}, {"supersedes", o.Supersedes, false},
+		{"user_id", o.UserID, false}, {"persona_id", o.PersonaID, false}, {"project_id", o.ProjectID, false},
+		{"session_id", o.SessionID, false}, {"task_id", o.TaskID, false}, {"scope_id", o.ScopeID, false}, {"supersedes", o.Supersedes, false},
 		{"source", o.Source, false}, {"attribute", o.Attribute, false}} {
 		if err := checkID(f.name, f.v, f.required); err != nil {
 			return err
@@ -237,6 +238,9 @@ func (o *Object) ValidateWithin(max int) error {
 		if err := o.StateItem.Validate(); err != nil {
 			return err
 		}
+	}
+	if err := o.validateMemory(); err != nil {
+		return err
 	}
 	if err := o.validateTimes(); err != nil {
 		return err

@@ -70,8 +70,13 @@ type Object struct {
 	SecurityClassification Classification  `json:"security_classification"`
 	PermissionScope        PermissionScope `json:"permission_scope"`
 
-	TenantID  string    `json:"tenant_id"`
-	UserID    string    `json:"user_id,omitempty"`
+	TenantID string `json:"tenant_id"`
+	UserID   string `json:"user_id,omitempty"`
+	// PersonaID, when set, makes the object persona-scoped: only
+	// principals acting as that persona may read it (see
+	// Principal.PersonaID). Empty (the default) is global: every persona
+	// reads it.
+	PersonaID string    `json:"persona_id,omitempty"`
 	ProjectID string    `json:"project_id,omitempty"`
 	SessionID string    `json:"session_id,omitempty"`
 	TaskID    string    `json:"task_id,omitempty"`
@@ -123,6 +128,9 @@ type Object struct {
 
 	// StateItem is set on objects that carry structured conversation state.
 	StateItem *StateItem `json:"state_item,omitempty"`
+	// Memory is set on objects that are memories of the memory model
+	// (profile, people and project facts; see Memory).
+	Memory *Memory `json:"memory,omitempty"`
 
 	// WrittenBy and AuthorAuthority record the principal that wrote this
 	// version and its rank (set by the store).
@@ -218,6 +226,13 @@ func (o Object) Clone() Object {
 		si.Refs = cloneStrings(si.Refs)
 		si.SupersessionEvidence = clonePtr(si.SupersessionEvidence)
 		c.StateItem = &si
+	}
+	if o.Memory != nil {
+		m := *o.Memory
+		m.EntityRefs = cloneStrings(m.EntityRefs)
+		m.FoldedFrom = cloneStrings(m.FoldedFrom)
+		m.Importance = clonePtr(m.Importance)
+		c.Memory = &m
 	}
 	return c
 }

@@ -20,6 +20,12 @@ type Principal struct {
 	// Clearance is the most sensitive classification the principal may read.
 	Clearance   Classification `json:"clearance"`
 	Permissions []string       `json:"permissions,omitempty"`
+	// PersonaID is the persona the principal acts as ("coach"), or empty
+	// for none. Memories are global by default and every persona reads
+	// them; an object or message that names a persona is read only by
+	// principals acting as that persona (see CanRead). An API key may bind
+	// its principal to a persona.
+	PersonaID string `json:"persona_id,omitempty"`
 }
 
 // Permissions a principal may hold.
@@ -79,6 +85,9 @@ func (p Principal) Validate(h Hierarchy) error {
 	if err := checkID("user_id", p.UserID, false); err != nil {
 		return err
 	}
+	if err := checkID("persona_id", p.PersonaID, false); err != nil {
+		return err
+	}
 	if p.Authority != "" && h.Rank(p.Authority) < 0 {
 		return Errorf(CodeInvalid, "authority", "unknown value %q (allowed: %s)", p.Authority, strings.Join(h.Ranks, ", "))
 	}
@@ -114,11 +123,12 @@ func (p Principal) WithDefaults(h Hierarchy) Principal {
 	return p
 }
 
-// CanRead reports whether the principal may read o: same tenant, a
-// clearance at least o's classification, one of o's allowed roles (when
-// any are listed) and none of its denied roles. Scope is checked separately.
+// CanRead reports whether the principal may read o: same tenant, o names
+// no persona or the principal's, a clearance at least o's
+// classification, one of o's allowed roles (when any are listed) and none
+// of its denied roles. Scope is checked separately.
 func (p Principal) CanRead(o *Object) bool {
-	if o.TenantID != p.TenantID {
+	if o.TenantID != p.TenantID || !p.InPersona(o.PersonaID) {
 		return false
 	}
 	cl := p.Clearance
@@ -143,6 +153,31 @@ func (p Principal) CanRead(o *Object) bool {
 		}
 	}
 	return false
+}
+
+// InPersona reports whether something scoped to persona (empty: global)
+// is visible to the principal: global things are visible to every
+// persona, persona-scoped ones only to that persona.
+func (p Principal) InPersona(persona string) bool {
+	return persona == "" || persona == p.PersonaID
+}
+
+// WithPersona returns the principal acting as persona: a principal bound
+// to a persona may only name its own (CodeForbidden otherwise); one bound
+// to none may act as any persona of its user, as a request chooses which
+// persona it talks to. An empty persona changes nothing.
+func (p Principal) WithPersona(persona string) (Principal, error) {
+	if persona == "" || persona == p.PersonaID {
+		return p, nil
+	}
+	if p.PersonaID != "" {
+		return p, Errorf(CodeForbidden, "persona_id", "the principal acts as persona %q", p.PersonaID)
+	}
+	if err := checkID("persona_id", persona, false); err != nil {
+		return p, err
+	}
+	p.PersonaID = persona
+	return p, nil
 }
 
 // CanSee reports whether o exists for the principal: CanRead, and o names

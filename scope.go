@@ -67,13 +67,16 @@ func Visible(p Principal, s Scope, o *Object) bool {
 func (o *Object) Specificity() int {
 	n := 0
 	if o.Scope.Sandboxed() {
-		n += 16
+		n += 32
 	}
 	if o.TaskID != "" {
-		n += 8
+		n += 16
 	}
 	if o.SessionID != "" {
-		n += 4
+		n += 8
+	}
+	if o.PersonaID != "" {
+		n += 4 // a persona's claim is narrower than its user's global one
 	}
 	if o.UserID != "" {
 		n += 2
@@ -87,7 +90,7 @@ func (o *Object) Specificity() int {
 // SameSlot reports whether a and b compete for the same slot: the same key
 // in exactly the same scope. Only such claims are reconciled.
 func SameSlot(a, b *Object) bool {
-	return a.TenantID == b.TenantID && a.Key == b.Key && a.UserID == b.UserID &&
+	return a.TenantID == b.TenantID && a.Key == b.Key && a.UserID == b.UserID && a.PersonaID == b.PersonaID &&
 		a.ProjectID == b.ProjectID && a.SessionID == b.SessionID && a.TaskID == b.TaskID &&
 		a.Scope.Sandboxed() == b.Scope.Sandboxed() && (!a.Scope.Sandboxed() || a.ScopeID == b.ScopeID)
 }
@@ -98,5 +101,11 @@ func (o *Object) SlotKey() string {
 	if o.Scope.Sandboxed() {
 		sandbox = o.ScopeID
 	}
-	return strings.Join([]string{o.TenantID, o.Key, o.UserID, o.ProjectID, o.SessionID, o.TaskID, sandbox}, "\x1f")
+	parts := []string{o.TenantID, o.Key, o.UserID, o.ProjectID, o.SessionID, o.TaskID, sandbox}
+	if o.PersonaID != "" {
+		// Appended only when set, so that the slots of global objects
+		// stored before personas keep their keys.
+		parts = append(parts, "persona="+o.PersonaID)
+	}
+	return strings.Join(parts, "\x1f")
 }

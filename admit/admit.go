@@ -1,6 +1,7 @@
 package admit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -25,6 +26,11 @@ type Limiter struct {
 	what     string
 	slots    chan struct{}
 	rejected atomic.Int64
+	// queue callers at most wait for a slot, each for at most wait; none
+	// (the default) means a call past the capacity is refused at once.
+	queue   int64
+	wait    time.Duration
+	waiting atomic.Int64
 }
 
 // New returns a limiter of n operations at once (DefaultCapacity when
@@ -36,10 +42,24 @@ func New(what string, n int) *Limiter {
 	return &Limiter{what: what, slots: make(chan struct{}, n)}
 }
 
-// Acquire admits one operation, or refuses it at once with CodeUnavailable
-// whose cause is a *Busy. The caller must call release exactly once when
-// the operation ends.
-func (l *Limiter) Acquire() (release func(), err error) {
+// WithQueue lets up to depth callers past the capacity wait, each for at
+// most wait, for a slot to free instead of being refused at once: a short
+// burst above the capacity is served a little later rather than failed,
+// while the work running at once — and so its memory — stays bounded by
+// the capacity. It returns l, and must be called before l is shared.
+func (l *Limiter) WithQueue(depth int, wait time.Duration) *Limiter {
+	if depth > 0 && wait > 0 {
+		l.queue, l.wait = int64(depth), wait
+	}
+	return l
+}
+
+// Acquire admits one operation, or refuses it with CodeUnavailable whose
+// cause is a *Busy: at once when every slot is taken and no queue is
+// configured or the queue is full, or when its wait runs out. It returns
+// ctx's error when ctx ends while waiting. The caller must call release
+// exactly once when the operation ends.
+func (l *Limiter) Acquire(ctx context.Context) (release func(), err error) {
 	if l == nil {
 		return func() {}, nil
 	}
@@ -47,6 +67,20 @@ func (l *Limiter) Acquire() (release func(), err error) {
 	case l.slots <- struct{}{}:
 		return func() { <-l.slots }, nil
 	default:
+	}
+	if l.queue > 0 && l.waiting.Add(1) <= l.queue {
+		defer l.waiting.Add(-1)
+		timer := time.NewTimer(l.wait)
+		defer timer.Stop()
+		select {
+		case l.slots <- struct{}{}:
+			return func() { <-l.slots }, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timer.C:
+		}
+	} else if l.queue > 0 {
+		l.waiting.Add(-1)
 	}
 	l.rejected.Add(1)
 	return nil, &tenure.Error{Code: tenure.CodeUnavailable, Message: "too many " + l.what + " at once",
@@ -59,6 +93,14 @@ func (l *Limiter) Capacity() int {
 		return 0
 	}
 	return cap(l.slots)
+}
+
+// Waiting returns how many callers wait for a slot now.
+func (l *Limiter) Waiting() int {
+	if l == nil {
+		return 0
+	}
+	return int(l.waiting.Load())
 }
 
 // InUse returns how many operations run now.

@@ -77,9 +77,15 @@ type Options struct {
 	Limits Limits
 	// CandidateLimit caps lexical candidates asked of the Source (default 200).
 	CandidateLimit int
-	Now            func() time.Time
-	NewID          func() string
-	Logger         *slog.Logger
+	// MemoryRanking weighs the blended ranking of memories (nil: the
+	// defaults, DefaultMemoryRanking).
+	MemoryRanking *MemoryRanking
+	// Uses, when set, is told which memories each compilation included,
+	// so that their last use and use counts are kept (see UseRecorder).
+	Uses   UseRecorder
+	Now    func() time.Time
+	NewID  func() string
+	Logger *slog.Logger
 }
 
 // Compiler compiles context envelopes.
@@ -103,6 +109,9 @@ func New(src Source, opt Options) *Compiler {
 	opt.Limits = opt.Limits.WithDefaults()
 	if opt.CandidateLimit <= 0 {
 		opt.CandidateLimit = 200
+	}
+	if opt.MemoryRanking == nil {
+		opt.MemoryRanking = &DefaultMemoryRanking
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -193,6 +202,14 @@ type run struct {
 	// workflowPaths the state location of each of its section's blocks.
 	workflow      *snapshot.Snapshot
 	workflowPaths []string
+	// freq counts the memory candidates naming each entity ref, freqTop
+	// the largest count (the frequency signal of memory ranking).
+	freq    map[string]int
+	freqTop int
+	// mentioned lists the entities the query names; cards the entity
+	// cards of the memory section, its first blocks.
+	mentioned []string
+	cards     []EntityCard
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {
@@ -200,7 +217,10 @@ func (c *Compiler) newRun(req Request) (*run, error) {
 		return nil, err
 	}
 	h := c.opt.Hierarchy
-	p := req.Principal.WithDefaults(h)
+	p, err := req.Principal.WithDefaults(h).WithPersona(req.PersonaID)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.Validate(h); err != nil {
 		return nil, fmt.Errorf("principal: %w", err)
 	}

@@ -175,6 +175,9 @@ func firstNonEmpty(a, b string) string {
 // keyLabel returns the key to show before a value, or "" when the key adds
 // nothing (an id, or already in the content).
 func keyLabel(o *object) string {
+	if o.Memory != nil {
+		return "" // a memory's content says it; its key is bookkeeping
+	}
 	if o.Key == "" || o.Key == o.ObjectID || strings.Contains(strings.ToLower(o.Content), strings.ToLower(o.Key)) {
 		return ""
 	}

@@ -24,6 +24,9 @@ func (r *run) emit(context.Context) (int, int, error) {
 		if pl.kind == SectionWorkflow {
 			r.traceWorkflow(pl)
 		}
+		if pl.kind == SectionMemory {
+			r.traceCards(pl)
+		}
 		r.trace.Sections = append(r.trace.Sections, SectionTrace{Kind: pl.kind, Allocated: pl.allocated,
 			Tokens: pl.tokens, Items: len(pl.packed), Truncated: pl.truncated && len(pl.blocks) > 0})
 		if pl.text == "" {
@@ -72,6 +75,7 @@ func (r *run) emit(context.Context) (int, int, error) {
 			r.trace.Cache.Breakpoints = append(r.trace.Cache.Breakpoints, s.Kind)
 		}
 	}
+	r.recordUses()
 	return len(packed), len(env.Sections), nil
 }
 
@@ -82,5 +86,5 @@ func (r *run) compiledEntry(it *item) CompiledObject {
 		SourceOrigin: o.SourceOrigin, SourceAuthority: sa, ConfidenceScore: cs,
 		SecurityClassification: o.SecurityClassification, ContradictionStatus: o.ContradictionStatus,
 		PriorityTier: it.tier, CompiledAs: it.as, Section: it.section, Score: math.Round(it.score*1000) / 1000,
-		RescuedFrom: it.rescuedFrom, AttachedTo: it.attachedTo}
+		RescuedFrom: it.rescuedFrom, AttachedTo: it.attachedTo, Fill: it.fill}
 }

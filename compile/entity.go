@@ -92,7 +92,8 @@ func (r *run) resolveEntities(context.Context) (int, int, error) {
 		}
 	}
 	mentioned := map[string]bool{}
-	for _, id := range res.Mentions(r.req.Query, table) {
+	r.mentioned = res.Mentions(r.req.Query, table)
+	for _, id := range r.mentioned {
 		mentioned[id] = true
 	}
 	marked := 0

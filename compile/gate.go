@@ -108,6 +108,8 @@ func (r *run) temporal(context.Context) (int, int, error) {
 			r.omit(it, OmitSuperseded)
 		case !o.ValidAt(r.at):
 			r.omit(it, OmitExpired)
+		case o.Decayed(r.at) && (o.Memory == nil || !o.Memory.Pinned):
+			r.omit(it, OmitDecayed)
 		}
 	}
 	// One claim per key: the preferred one.

@@ -118,3 +118,14 @@ func compiledAs(tr compile.Trace, id string) compile.CompiledAs {
 	}
 	return ""
 }
+
+// matched returns how an object was compiled because it matched the
+// request ("" when it was not, or only as filler of free budget).
+func matched(tr compile.Trace, id string) compile.CompiledAs {
+	for _, o := range tr.Compiled {
+		if o.ObjectID == id && o.Fill == "" {
+			return o.CompiledAs
+		}
+	}
+	return ""
+}

@@ -55,6 +55,11 @@ type item struct {
 	rescuedFrom string
 	attachedTo  string
 	dropped     bool
+	// noFill keeps an item that failed the why_it_matters gate from
+	// filling free budget; fill says why an item that matched nothing was
+	// kept ("foundation" or "fill").
+	noFill bool
+	fill   string
 }
 
 func (r *run) omit(it *item, reason OmitReason) {

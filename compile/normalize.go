@@ -298,6 +298,13 @@ func analyze(it *item) {
 	it.text = it.obj.SearchText()
 }
 
+// SpineKey is the key of a user's summary spine (the engine files it so,
+// scoped to the user).
+const SpineKey = "summary/spine"
+
+// isSpine reports whether a stored object is a user's summary spine.
+func isSpine(o *tenure.Object) bool { return isSummary(o) && o.Key == SpineKey }
+
 // isSummary reports whether a stored object is a narrative summary of a
 // conversation (the engine files them under "summary/<thread>/...").
 func isSummary(o *tenure.Object) bool {

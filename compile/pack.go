@@ -368,6 +368,7 @@ func (r *run) planFor(k SectionKind) *plan {
 		sort.SliceStable(items, func(i, j int) bool { return better(items[i], items[j]) })
 		pl.header = fixed("## Memory (as of " + r.at.Format(time.DateOnly) + ")")
 		pl.blocks, pl.deferred = splitDeferred(items)
+		pl.blocks = append(r.cardBlocks(pl.blocks), pl.blocks...)
 		return pl
 	case SectionDocuments:
 		pl.role = "user"

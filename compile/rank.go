@@ -46,6 +46,13 @@ func (r *run) rank(ctx context.Context) (int, int, error) {
 	r.rankHistory()
 	for _, it := range r.live() {
 		r.assignTier(it)
+		if isSpine(it.obj.Object) {
+			// The user's summary spine fills only the budget everything
+			// else leaves: it restates memories, which compete on their
+			// own. (The latest session summaries are always candidates
+			// too, ranked as summaries are: see stateTier.)
+			it.tier = TierMinimal
+		}
 		if it.tier == TierIrrelevant {
 			r.omit(it, OmitIrrelevant)
 		}
@@ -116,6 +123,7 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 	// The subunits of a document share its why_it_matters: it is matched
 	// once per object, not analyzed again for every subunit.
 	whyMatch := map[*tenure.Object]bool{}
+	r.freq, r.freqTop = memoryFrequency(ranked)
 	for i, it := range ranked {
 		if top > 0 {
 			it.lex = raw[i] / top
@@ -131,7 +139,7 @@ func (r *run) relevance(ctx context.Context, ranked, gated []*item) error {
 				whyMatch[it.obj.Object] = m
 			}
 			if !m {
-				it.score = 0
+				it.score, it.noFill = 0, true
 			}
 		}
 	}
@@ -186,6 +194,10 @@ func (r *run) score(it *item) {
 		rel = 0
 	}
 	o := &it.obj
+	if o.Memory != nil && it.section == SectionMemory {
+		it.score = r.blend(it, rel)
+		return
+	}
 	age := r.at.Sub(o.LastConfirmed).Hours() / 24
 	it.rec = math.Exp(-math.Max(0, age) / recencyDays)
 	auth := float64(tenure.LevelRetrieved-o.Level()) / tenure.LevelRetrieved
@@ -215,7 +227,7 @@ func (r *run) assignTier(it *item) {
 	case o.Layer == tenure.LayerEnvironment:
 		it.tier = TierImportant
 	case it.score <= 0:
-		it.tier = TierIrrelevant
+		it.tier = r.fillTier(it)
 	case o.IsConstraint && o.Level() <= tenure.LevelUser && r.promotable(o.Object):
 		it.tier = TierCritical
 	case it.score >= importantScore:

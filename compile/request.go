@@ -25,8 +25,13 @@ var Modes = []Mode{ModeFull, ModeMinimal}
 // Request is everything one compilation reads besides the store.
 type Request struct {
 	Principal tenure.Principal `json:"principal"`
-	Scope     tenure.Scope     `json:"scope"`
-	TaskType  tenure.TaskType  `json:"task_type,omitempty"`
+	// PersonaID is the persona the context is compiled for: its
+	// persona-scoped memories, commitments and messages join the global
+	// ones. A principal bound to a persona may name only its own
+	// (CodeForbidden otherwise); empty keeps the principal's.
+	PersonaID string          `json:"persona_id,omitempty"`
+	Scope     tenure.Scope    `json:"scope"`
+	TaskType  tenure.TaskType `json:"task_type,omitempty"`
 	// Query is what the context is compiled for; it defaults to CurrentTurn.
 	Query string `json:"query"`
 	// CurrentTurn is the user's message being answered.

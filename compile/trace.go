@@ -56,11 +56,15 @@ const (
 	// OmitRuleOverBudget drops a binding rule that did not fit, only when
 	// the request allows it (RulesDrop); the trace also warns.
 	OmitRuleOverBudget OmitReason = "binding_rule_over_budget"
+	// OmitDecayed drops an object whose decay weight fell below its
+	// rule's threshold, before the retirement sweep retires it (a pinned
+	// memory never decays out).
+	OmitDecayed OmitReason = "decayed"
 )
 
 // OmitReasons lists every omission reason.
 var OmitReasons = []OmitReason{OmitBudget, OmitPermission, OmitScope, OmitSuperseded, OmitOverridden, OmitShadowed, OmitExpired,
-	OmitNotYetValid, OmitArchived, OmitQuarantined, OmitIrrelevant, OmitInactiveTask, OmitDuplicate, OmitOtherThread, OmitRuleOverBudget}
+	OmitNotYetValid, OmitArchived, OmitQuarantined, OmitIrrelevant, OmitInactiveTask, OmitDuplicate, OmitOtherThread, OmitRuleOverBudget, OmitDecayed}
 
 // Trace records one compilation.
 type Trace struct {
@@ -102,6 +106,9 @@ type Trace struct {
 	// Workflow says what of the request's workflow snapshot the envelope
 	// holds (with Request.WorkflowID).
 	Workflow *WorkflowTrace `json:"workflow,omitempty"`
+	// EntityCards lists the entity cards built for the memory section:
+	// which were added and which dropped for budget.
+	EntityCards []EntityCard `json:"entity_cards,omitempty"`
 
 	Retrieval RetrievalMeta  `json:"retrieval_metadata"`
 	Cache     CacheMeta      `json:"cache_metadata"`
@@ -156,6 +163,10 @@ type CompiledObject struct {
 	// RescuedFrom and AttachedTo describe a rescued document subunit.
 	RescuedFrom string `json:"rescued_from,omitempty"`
 	AttachedTo  string `json:"attached_to,omitempty"`
+	// Fill says why a memory that matched nothing in the query was
+	// compiled: "foundation" (pinned or of importance 3) or "fill" (an
+	// important or recent memory in budget the rest left free).
+	Fill string `json:"fill,omitempty"`
 }
 
 // OmittedObject describes a candidate left out.

@@ -8,7 +8,8 @@ import (
 )
 
 // covers reports whether every principal that can read y can also read x:
-// the same tenant, x names no user or y's, x is classified no higher, x
+// the same tenant, x names no user or y's, no persona or y's, x is
+// classified no higher, x
 // denies no role y does not deny, and x allows every role y allows (or
 // any). It is conservative: when the lists do not settle it, it is false.
 //
@@ -17,7 +18,7 @@ import (
 // outcome can see its cause, and no response depends on a claim its
 // reader cannot see.
 func covers(x, y *tenure.Object) bool {
-	if x.TenantID != y.TenantID || (x.UserID != "" && x.UserID != y.UserID) ||
+	if x.TenantID != y.TenantID || (x.UserID != "" && x.UserID != y.UserID) || (x.PersonaID != "" && x.PersonaID != y.PersonaID) ||
 		x.SecurityClassification.Rank() > y.SecurityClassification.Rank() {
 		return false
 	}

@@ -57,6 +57,46 @@ type Backend interface {
 	// f.Model, by sequence number.
 	NearestMessages(ctx context.Context, tenant string, f NearestFilter) ([]tenure.ScoredMessage, map[int64]float64, error)
 	WorkflowReader
+	SessionReader
+}
+
+// SessionReader reads session records and session states, in and out of
+// a transaction.
+type SessionReader interface {
+	// Sessions returns the session records f selects, the latest activity
+	// first.
+	Sessions(ctx context.Context, tenant string, f SessionFilter) ([]tenure.Session, error)
+	// SessionStates returns the session states of a user (every persona's),
+	// or of one persona when persona is not nil, by persona.
+	SessionStates(ctx context.Context, tenant, user string, persona *string) ([]tenure.SessionState, error)
+}
+
+// SessionWriter writes session records and session states inside a
+// transaction.
+type SessionWriter interface {
+	SessionReader
+	// PutSession inserts or replaces the record of the session named by
+	// s's tenant, user, persona, thread and session id.
+	PutSession(ctx context.Context, s tenure.Session) error
+	// PutSessionState inserts or replaces the state of s's tenant, user
+	// and persona.
+	PutSessionState(ctx context.Context, s tenure.SessionState) error
+}
+
+// SessionFilter selects session records of the users listed ("" for the
+// sessions of shared messages). Personas, when not nil, keeps those of
+// the personas listed ("" for none); ThreadID and
+// SessionID, when set, those of the thread and session; Open those not
+// ended (EndedAt unset); Summarized those with a summary key. Limit caps
+// the result (0: no cap).
+type SessionFilter struct {
+	Users      []string
+	Personas   []string
+	ThreadID   string
+	SessionID  string
+	Open       bool
+	Summarized bool
+	Limit      int
 }
 
 // NearestFilter selects messages by meaning: the Limit messages whose
@@ -74,16 +114,22 @@ type NearestFilter struct {
 	Neighbors   int
 	WideMatches int
 	UserID      string
-	ProjectID   string
-	Before      *time.Time
-	Threads     []string
+	// PersonaID is the reader's persona: other personas' messages are
+	// left out (empty: only the global ones are read).
+	PersonaID string
+	ProjectID string
+	Before    *time.Time
+	Threads   []string
 }
 
 // MessageIDs selects messages of one thread by id.
 type MessageIDs struct {
-	ThreadID  string
-	IDs       []string
-	UserID    string
+	ThreadID string
+	IDs      []string
+	UserID   string
+	// PersonaID is the reader's persona: other personas' messages are
+	// left out (empty: only the global ones are read).
+	PersonaID string
 	ProjectID string
 }
 
@@ -96,6 +142,9 @@ type MessageList struct {
 	AfterTime *time.Time
 	AfterID   string
 	UserID    string
+	// PersonaID is the reader's persona: other personas' messages are
+	// left out (empty: only the global ones are read).
+	PersonaID string
 	ProjectID string
 	// AnyProject lists the messages of every project (ProjectID is then
 	// ignored): projects are not access control, and a thread's digest
@@ -122,8 +171,11 @@ type MessageCandidateFilter struct {
 	Recent             int
 	RecentUnlessTokens int
 	UserID             string
-	ProjectID          string
-	Before             *time.Time
+	// PersonaID is the reader's persona: other personas' messages are
+	// left out (empty: only the global ones are read).
+	PersonaID string
+	ProjectID string
+	Before    *time.Time
 	// Threads keeps only these threads' messages (nil: every thread).
 	Threads []string
 }
@@ -159,9 +211,13 @@ type VersionQuery struct {
 // return only those too, unless Withheld is set (a compilation whose
 // trace lists what its gates withheld).
 type CandidateFilter struct {
-	Words        []string
-	Limit        int
-	Recent       int
+	Words  []string
+	Limit  int
+	Recent int
+	// Foundation is how many foundation memories (pinned, then of
+	// importance 3, newest first; tenure.Object.FoundationRank) to add
+	// within Scope and MaxClassRank, whatever the words.
+	Foundation   int
 	AsOfTx       *time.Time
 	Scope        tenure.Scope
 	MaxClassRank int
@@ -241,6 +297,7 @@ type Tx interface {
 	// SetWatermark stores a thread's watermark for w.Channel.
 	SetWatermark(ctx context.Context, tenant string, w tenure.Watermark) error
 	WorkflowWriter
+	SessionWriter
 	Commit() error
 	Rollback() error
 }

@@ -318,7 +318,7 @@ func (w *writer) noTarget(ctx context.Context, o *tenure.Object, ref string, byI
 }
 
 func sameScope(a, b *tenure.Object) bool {
-	return a.UserID == b.UserID && a.ProjectID == b.ProjectID && a.SessionID == b.SessionID &&
+	return a.UserID == b.UserID && a.PersonaID == b.PersonaID && a.ProjectID == b.ProjectID && a.SessionID == b.SessionID &&
 		a.TaskID == b.TaskID && a.Scope.Sandboxed() == b.Scope.Sandboxed() &&
 		(!a.Scope.Sandboxed() || a.ScopeID == b.ScopeID)
 }

@@ -55,14 +55,14 @@ func TestFactPrecisionSupersedes(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			o, err := st.CurrentValue(ctx, p, "profile/sam/lives_in", tenure.Read{})
+			o, err := st.CurrentValue(ctx, p, "profile|person|sam|fact:lives_in", tenure.Read{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if o.Content != tc.want {
 				t.Errorf("current lives_in = %q, want %q", o.Content, tc.want)
 			}
-			hist, err := st.History(ctx, p, "profile/sam/lives_in", tenure.Scope{})
+			hist, err := st.History(ctx, p, "profile|person|sam|fact:lives_in", tenure.Scope{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -71,5 +71,5 @@ func (e *Engine) embedThread(ctx context.Context, p tenure.Principal, thread str
 	if err != nil {
 		return semantic.Report{Model: e.opt.Embedding.Name()}, fmt.Errorf("embed messages: %w", err)
 	}
-	return e.embed(ctx, semantic.Backlog{Tenant: p.TenantID, Thread: thread, Reader: &p.UserID}, nil)
+	return e.embed(ctx, semantic.Backlog{Tenant: p.TenantID, Thread: thread, Reader: &p.UserID, ReaderPersona: p.PersonaID}, nil)
 }

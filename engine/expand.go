@@ -52,7 +52,7 @@ func (e *Engine) expand(ctx context.Context, p tenure.Principal, r tenure.Expand
 	}
 	x.Item = found[0]
 	msgs, err := e.b.MessagesByID(ctx, p.TenantID, MessageIDs{ThreadID: x.Item.ThreadID, IDs: x.Item.Refs,
-		UserID: s.UserID, ProjectID: s.ProjectID})
+		UserID: s.UserID, PersonaID: p.PersonaID, ProjectID: s.ProjectID})
 	if err != nil {
 		return x, wrap("read messages", err)
 	}

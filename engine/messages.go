@@ -68,6 +68,7 @@ func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []
 	err = e.inTx(ctx, "append messages", func(tx Tx, _ *txClock) error {
 		res = tenure.AppendResult{}
 		done := 0
+		var fresh []*tenure.Message
 		for c, more := first, true; more; c, more = <-chunks {
 			if c.err != nil {
 				return c.err
@@ -80,6 +81,7 @@ func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []
 				switch m := c.msgs[i].Message; {
 				case ok:
 					res.Appended++
+					fresh = append(fresh, m)
 				case sameMessage(&existing[i], m):
 					res.Skipped++
 				default:
@@ -97,7 +99,7 @@ func (e *Engine) ImportMessages(ctx context.Context, p tenure.Principal, msgs []
 				progress(done)
 			}
 		}
-		return nil
+		return e.recordTurns(ctx, tx, p, fresh)
 	})
 	if err != nil {
 		return tenure.AppendResult{}, err
@@ -200,6 +202,13 @@ func (e *Engine) prepareMessage(p tenure.Principal, m *tenure.Message) error {
 	if m.UserID != "" && m.UserID != p.UserID && !p.HasPermission(tenure.PermAnyUser) {
 		return tenure.Errorf(tenure.CodeForbidden, "user_id", "principal %q may not write for user %q", p.UserID, m.UserID)
 	}
+	// Messages are persona-scoped: a principal acting as a persona talks
+	// to that persona.
+	if m.PersonaID == "" {
+		m.PersonaID = p.PersonaID
+	} else if m.PersonaID != p.PersonaID {
+		return tenure.Errorf(tenure.CodeForbidden, "persona_id", "a principal writes messages only for its own persona")
+	}
 	m.CreatedAt = m.CreatedAt.UTC()
 	text := m.Text()
 	m.Tokens = e.opt.CountTokens(text)
@@ -240,7 +249,7 @@ func (e *Engine) Messages(ctx context.Context, p tenure.Principal, f tenure.Mess
 		f.Limit = 1000
 	}
 	msgs, err := e.b.Messages(ctx, p.TenantID, MessageList{ThreadID: f.ThreadID, AfterTime: f.AfterTime, AfterID: f.AfterID,
-		UserID: s.UserID, ProjectID: s.ProjectID, Limit: f.Limit})
+		UserID: s.UserID, PersonaID: p.PersonaID, ProjectID: s.ProjectID, Limit: f.Limit})
 	if err != nil {
 		return nil, wrap("messages", err)
 	}
@@ -284,7 +293,7 @@ func (e *Engine) MessageCandidates(ctx context.Context, q tenure.MessageQuery) (
 	}
 	out, err := e.b.MessageCandidates(ctx, p.TenantID, MessageCandidateFilter{Words: words, Limit: q.Limit,
 		Neighbors: q.Neighbors, WideMatches: q.WideMatches, Recent: q.Recent, RecentUnlessTokens: q.RecentUnlessTokens,
-		UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before, Threads: q.Threads})
+		UserID: s.UserID, PersonaID: p.PersonaID, ProjectID: s.ProjectID, Before: q.Before, Threads: q.Threads})
 	if err == nil && len(q.Vector) > 0 && q.VectorLimit > 0 {
 		out, err = e.nearest(ctx, p.TenantID, s, q, out)
 	}

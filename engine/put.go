@@ -111,6 +111,10 @@ func (w *writer) put(ctx context.Context, o tenure.Object) (tenure.WriteResult, 
 	if err != nil {
 		return res, err
 	}
+	// A memory's key is its memory key, derived before the store's own
+	// default (the object id) could apply.
+	importanceGiven := o.Memory != nil && (o.Memory.Importance != nil || o.Memory.Pinned)
+	o.ApplyMemoryDefaults()
 	if o.Key == "" {
 		o.Key = o.ObjectID
 		if prev != nil {
@@ -145,6 +149,22 @@ func (w *writer) put(ctx context.Context, o tenure.Object) (tenure.WriteResult, 
 	o.Binding = w.p.HasPermission(tenure.PermRulesWrite) && !o.Retrieved()
 	o.TxStart, o.TxEnd = w.now, nil
 	o.Status, o.ContradictionStatus, o.IsValid, o.SupersessionLink = tenure.StatusActive, tenure.Clean, true, ""
+	if prev == nil && o.Memory != nil {
+		if prev, err = w.memoryMatch(ctx, &o, importanceGiven); err != nil {
+			return res, err
+		}
+		if prev != nil && !tenure.SameValue(&o, prev) {
+			// A new value is a new claim for the memory's slot: reconciled
+			// (by valid time, trust …) so that one memory stays active and
+			// the old value is its history. The new claim inherits what
+			// the memory was given and its counters.
+			keepMemoryBookkeeping(o.Memory, prev.Memory)
+			o.ObjectID, prev = w.e.opt.NewID(), nil
+		}
+	}
+	if prev != nil && o.Memory != nil && prev.Memory != nil {
+		keepMemoryBookkeeping(o.Memory, prev.Memory)
+	}
 	if prev != nil && !validFromGiven && tenure.SameValue(&o, prev) {
 		o.ValidFrom = prev.ValidFrom
 	}
@@ -184,6 +204,9 @@ func (w *writer) authorize(o *tenure.Object) error {
 	p := w.p
 	if o.UserID != "" && o.UserID != p.UserID && !p.HasPermission(tenure.PermAnyUser) {
 		return tenure.Errorf(tenure.CodeForbidden, "user_id", "principal %q may not write for user %q", p.UserID, o.UserID)
+	}
+	if o.PersonaID != "" && o.PersonaID != p.PersonaID {
+		return tenure.Errorf(tenure.CodeForbidden, "persona_id", "a principal writes persona-scoped objects only for its own persona")
 	}
 	if o.SecurityClassification.Rank() > p.Clearance.Rank() {
 		return tenure.Errorf(tenure.CodeForbidden, "security_classification", "%s is above the principal's clearance (%s)", o.SecurityClassification, p.Clearance)
@@ -309,9 +332,60 @@ func (w *writer) update(ctx context.Context, o tenure.Object, prev tenure.Object
 	return res, err
 }
 
+// memoryMatch finds the active memory a new memory o restates: the one
+// under the same memory key in the same slot that the writer can see and
+// may edit (o.ObjectID is set to its id, and o keeps its pin and, unless
+// o sets one, its importance). The same value confirms it or, with new
+// metadata, becomes its next version; a new value is reconciled against
+// it as a new claim for the key. Either way one memory per key stays
+// active — also when writers race, since write transactions are
+// serialized and the lookup runs inside o's. Nil when there is none (o
+// is a new memory) or when o names what it supersedes.
+func (w *writer) memoryMatch(ctx context.Context, o *tenure.Object, importanceGiven bool) (*tenure.Object, error) {
+	if o.Supersedes != "" || !o.Layer.Reconciled() {
+		return nil, nil
+	}
+	all, err := w.tx.LatestByKey(ctx, o.TenantID, o.Key, tenure.StatusActive)
+	if err != nil {
+		return nil, err
+	}
+	for i := range all {
+		x := &all[i]
+		if x.Memory == nil || !tenure.SameSlot(o, x) || x.Layer != o.Layer || !w.p.CanSee(x) {
+			continue
+		}
+		c := *o
+		c.ObjectID = x.ObjectID
+		if w.checkEdit(&c, x) != nil {
+			continue // e.g. written by a higher authority: reconciled as a new claim
+		}
+		o.ObjectID = x.ObjectID
+		// A restatement keeps what the stored memory was given: its pin,
+		// and its importance unless the new statement sets one.
+		o.Memory.Pinned = o.Memory.Pinned || x.Memory.Pinned
+		if o.Memory.Pinned {
+			o.Memory.Importance = tenure.Ptr(tenure.ImportanceCritical)
+		} else if !importanceGiven {
+			o.Memory.Importance = tenure.Ptr(x.Memory.Level())
+		}
+		return x, nil
+	}
+	return nil, nil
+}
+
+// keepMemoryBookkeeping carries a memory's counters into its new version.
+func keepMemoryBookkeeping(m, prev *tenure.Memory) {
+	m.Confirmations, m.Uses = prev.Confirmations, prev.Uses
+}
+
 // confirm records that a claim was repeated: bookkeeping only.
 func (w *writer) confirm(ctx context.Context, x tenure.Object) (tenure.WriteResult, error) {
 	x.LastConfirmed = w.now
+	if x.Memory != nil {
+		m := *x.Memory
+		m.Confirmations++
+		x.Memory = &m
+	}
 	if err := w.tx.Touch(ctx, &x); err != nil {
 		return tenure.WriteResult{}, err
 	}
@@ -326,6 +400,9 @@ func unchanged(o, prev *tenure.Object) bool {
 		x.Version, x.TxStart, x.TxEnd, x.LastConfirmed, x.LastUsed = 0, time.Time{}, nil, time.Time{}, nil
 		x.WrittenBy, x.AuthorAuthority, x.Status, x.ContradictionStatus, x.IsValid = "", "", "", "", false
 		x.SupersessionLink, x.Supersedes, x.Tier = "", "", ""
+		if x.Memory != nil {
+			x.Memory.Confirmations, x.Memory.Uses = 0, 0
+		}
 	}
 	return equalJSON(&a, &b)
 }

@@ -355,7 +355,7 @@ func (e *Engine) Threads(ctx context.Context, p tenure.Principal, f tenure.Threa
 	if f.Limit == 0 {
 		f.Limit = 100
 	}
-	ts, err := e.b.Threads(ctx, p.TenantID, MessageList{UserID: s.UserID, ProjectID: s.ProjectID, Limit: f.Limit})
+	ts, err := e.b.Threads(ctx, p.TenantID, MessageList{UserID: s.UserID, PersonaID: p.PersonaID, ProjectID: s.ProjectID, Limit: f.Limit})
 	if err != nil {
 		return nil, wrap("threads", err)
 	}

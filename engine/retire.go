@@ -127,7 +127,7 @@ func (w *writer) retireOne(ctx context.Context, r *retirement) error {
 		}
 	case r.action.Rule == tenure.RetireHardDelete:
 		t := tenure.Tombstone{ObjectID: x.ObjectID, Key: x.Key, Versions: x.Version, DeletedAt: w.now,
-			DeletedBy: w.p.UserID, Reason: r.action.Reason, Audience: &tenure.Object{TenantID: x.TenantID, UserID: x.UserID,
+			DeletedBy: w.p.UserID, Reason: r.action.Reason, Audience: &tenure.Object{TenantID: x.TenantID, UserID: x.UserID, PersonaID: x.PersonaID,
 				SecurityClassification: x.SecurityClassification, PermissionScope: x.PermissionScope}}
 		if err := w.tx.Delete(ctx, x.TenantID, t); err != nil {
 			return err
@@ -189,6 +189,17 @@ func (e *Engine) EndSession(ctx context.Context, p tenure.Principal, sessionID s
 				return err
 			}
 			n++
+		}
+		// The session's records end now, whichever thread they are in.
+		recs, err := tx.Sessions(ctx, p.TenantID, SessionFilter{Users: usersOf(s), Personas: []string{p.PersonaID}, SessionID: sessionID, Open: true})
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			r.EndedAt = &w.now
+			if err := tx.PutSession(ctx, r); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

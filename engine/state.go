@@ -75,7 +75,11 @@ func (o StateOptions) withDefaults() StateOptions {
 // scopedChannel is the watermark channel of a reader: a thread's messages
 // can be scoped to users and projects, so each scope reads at its own pace
 // and never skips messages another scope could not see.
-func scopedChannel(channel string, s tenure.Scope) string {
+func scopedChannel(channel string, p tenure.Principal, s tenure.Scope) string {
+	if p.PersonaID != "" {
+		// A persona reads only its own messages and the global ones.
+		return channel + ":" + s.UserID + ":" + s.ProjectID + ":@" + p.PersonaID
+	}
 	return channel + ":" + s.UserID + ":" + s.ProjectID
 }
 
@@ -116,7 +120,7 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 	if thread == "" {
 		return tenure.Errorf(tenure.CodeInvalid, "thread_id", "required")
 	}
-	msgs, wm, had, err := e.pending(ctx, p, s, thread, scopedChannel(StateChannel, s), opt.MaxMessages)
+	msgs, wm, had, err := e.pending(ctx, p, s, thread, scopedChannel(StateChannel, p, s), opt.MaxMessages)
 	if err != nil {
 		return err
 	}
@@ -156,14 +160,14 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 	if opt.EmbedTenant != nil && !opt.EmbedTenant(p.TenantID) {
 		opt.Embedder = nil
 	}
-	r := &stateRun{e: e, opt: opt, res: res, thread: thread, scope: s, msgs: indexMessages(msgs)}
+	r := &stateRun{e: e, opt: opt, res: res, thread: thread, scope: s, persona: p.PersonaID, msgs: indexMessages(msgs)}
 	cands, err := r.prepare(ctx, out.Items, existing)
 	if err != nil {
 		return err
 	}
 	last := msgs[len(msgs)-1]
 	return e.inTx(ctx, "extract state", func(tx Tx, clk *txClock) error {
-		if err := checkWatermark(ctx, tx, p.TenantID, thread, scopedChannel(StateChannel, s), wm, had); err != nil {
+		if err := checkWatermark(ctx, tx, p.TenantID, thread, scopedChannel(StateChannel, p, s), wm, had); err != nil {
 			return err
 		}
 		w := &writer{e: e, tx: tx, p: p, clk: clk}
@@ -178,7 +182,7 @@ func (e *Engine) extractState(ctx context.Context, p tenure.Principal, thread st
 		if err := r.resolveSpeakers(ctx, w, msgs); err != nil {
 			return err
 		}
-		next := tenure.Watermark{ThreadID: thread, Channel: scopedChannel(StateChannel, s), CreatedAt: last.CreatedAt, MessageID: last.ID,
+		next := tenure.Watermark{ThreadID: thread, Channel: scopedChannel(StateChannel, p, s), CreatedAt: last.CreatedAt, MessageID: last.ID,
 			UpdatedAt: clk.next(e.now())}
 		res.Watermark = &next
 		return tx.SetWatermark(ctx, p.TenantID, next)
@@ -224,7 +228,10 @@ type stateRun struct {
 	res    *tenure.ExtractionResult
 	thread string
 	scope  tenure.Scope
-	msgs   map[string]*tenure.Message
+	// persona is the principal's persona: the commitments (actions) it
+	// extracts are persona-scoped, everything else is global.
+	persona string
+	msgs    map[string]*tenure.Message
 	// items are the thread's state objects by uid, updated as the run
 	// writes, so that later candidates see earlier ones.
 	items map[string]*stateEntry
@@ -397,7 +404,12 @@ func (r *stateRun) apply(ctx context.Context, w *writer, c stateCandidate) error
 
 // stateObject is the object a new state item rides on.
 func (r *stateRun) stateObject(it tenure.StateItem) tenure.Object {
+	persona := ""
+	if it.Type == tenure.StateAction {
+		persona = r.persona // a commitment is made to the persona
+	}
 	return tenure.Object{
+		PersonaID: persona,
 		Key:       StateKey(r.thread, it.UID),
 		Content:   it.Text,
 		Source:    "extraction",
@@ -434,15 +446,16 @@ func (r *stateRun) update(ctx context.Context, w *writer, it tenure.StateItem) e
 	return nil
 }
 
-// writeFacts stores profile, people and organisation facts as keyed
-// objects, so that a later statement of the same attribute supersedes an
-// earlier one through ordinary reconciliation (multi-valued attributes are
-// keyed by value). A fact names its subject's entity: "person:sarah",
-// "org:northwind".
+// writeFacts stores profile, people and organisation facts as memories
+// (extract.Fact.Memory), keyed by their memory key, so that a later
+// statement of the same attribute updates the memory through ordinary
+// reconciliation and a repeated one confirms it (multi-valued attributes
+// are keyed by value). The extraction's confidence becomes the object's
+// confidence score.
 func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fact) error {
 	for _, f := range facts {
 		f.Refs = slices.DeleteFunc(slices.Clone(f.Refs), func(id string) bool { return r.msgs[id] == nil })
-		if len(f.Refs) == 0 || f.Subject == "" || f.Attribute == "" || f.Text == "" {
+		if len(f.Refs) == 0 || f.Subject == "" || f.Attribute == "" || f.Text == "" || tenure.EntitySlug(f.Subject) == "" {
 			r.drop("invalid_fact")
 			continue
 		}
@@ -450,35 +463,31 @@ func (r *stateRun) writeFacts(ctx context.Context, w *writer, facts []extract.Fa
 		if f.ValidFrom != nil {
 			valid, precision = *f.ValidFrom, f.ValidPrecision
 		}
-		entity := "person:"
-		if f.Kind == extract.FactOrganization {
-			entity = "org:"
-		}
 		o := tenure.Object{
-			Key:                FactKey(f),
-			Content:            f.Text,
-			Source:             "extraction",
-			UserID:             r.scope.UserID,
-			ProjectID:          r.scope.ProjectID,
-			ValidFrom:          valid,
-			ValidPrecision:     precision,
-			CanonicalEntityIDs: []string{entity + slug(f.Subject)},
+			Content:         f.Text,
+			Source:          "extraction",
+			UserID:          r.scope.UserID,
+			ProjectID:       r.scope.ProjectID,
+			ValidFrom:       valid,
+			ValidPrecision:  precision,
+			Memory:          f.Memory(),
+			ConfidenceScore: tenure.Ptr(extract.ConfidenceScore(f.Confidence)),
 		}
-		if f.Kind == extract.FactProfile && multiValued[f.Attribute] {
+		if f.Kind == extract.FactProfile && extract.MultiValued(f.Attribute) {
 			o.ObjectType = tenure.TypePreference
 		}
-		if !multiValued[f.Attribute] {
+		if !extract.MultiValued(f.Attribute) {
 			// One value at a time: a claim about the same resolved entity's
 			// attribute under another key ("Dr. Lena Ortiz" and "Lena
 			// Ortiz") competes with it.
-			o.Attribute = slug(f.Attribute)
+			o.Attribute = tenure.EntitySlug(f.Attribute)
 		}
 		if _, err := w.put(ctx, o); err != nil {
 			if tenure.ErrorCode(err) == tenure.CodeInvalid {
 				r.drop("invalid_fact")
 				continue
 			}
-			return fmt.Errorf("write fact %q: %w", o.Key, err)
+			return fmt.Errorf("write fact %q: %w", FactKey(f), err)
 		}
 		r.res.FactsWritten++
 	}
@@ -507,30 +516,12 @@ func (r *stateRun) resolveSpeakers(ctx context.Context, w *writer, msgs []tenure
 	return nil
 }
 
-// multiValued attributes hold many values at once; a new value adds to the
-// old ones instead of replacing them.
-var multiValued = map[string]bool{"likes": true, "dislikes": true, "has": true, "plans": true, "enjoys": true,
-	"hobby": true, "favorite": true, "relation": true}
-
-// FactKey is the key a fact is filed under: "profile/<subject>/<attribute>",
-// with "/<value>" appended for multi-valued attributes.
+// FactKey is the key a fact is filed under: its memory key
+// (profile|person|caroline|fact:lives_in; see extract.Fact.Memory).
 func FactKey(f extract.Fact) string {
-	k := "profile/" + slug(f.Subject) + "/" + slug(f.Attribute)
-	if multiValued[f.Attribute] {
-		k += "/" + slug(f.Value)
-	}
-	return k
-}
-
-func slug(s string) string {
-	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r > 127)
-	})
-	out := strings.Join(words, "_")
-	if len(out) > 60 {
-		out = out[:60]
-	}
-	return out
+	o := tenure.Object{Memory: f.Memory()}
+	o.ApplyMemoryDefaults()
+	return o.Key
 }
 
 // ExtractAll runs ExtractState until the thread has no new messages (or

@@ -41,6 +41,9 @@ type SummaryResult struct {
 	Rolling *tenure.Object `json:"rolling,omitempty"`
 	// Sessions are the session summaries written.
 	Sessions []tenure.Object `json:"sessions,omitempty"`
+	// Spine is set when a new version of the user's summary spine was
+	// written (see UpdateSpine).
+	Spine *tenure.Object `json:"spine,omitempty"`
 }
 
 // RollingKey and SessionSummaryKey are where a thread's summaries are
@@ -72,7 +75,11 @@ func (e *Engine) Summarize(ctx context.Context, p tenure.Principal, thread strin
 	}
 	rollErr := e.rolling(ctx, p, sc, thread, s, opt, &res)
 	sessErr := e.sessions(ctx, p, sc, thread, s, opt, &res)
-	for _, err := range []error{rollErr, sessErr} {
+	var spineErr error
+	if w, ok := s.(summarize.SpineWriter); ok {
+		res.Spine, spineErr = e.UpdateSpine(ctx, p, w, false)
+	}
+	for _, err := range []error{rollErr, sessErr, spineErr} {
 		if err != nil {
 			e.opt.Logger.Warn("summary.failed", "thread", thread, "err", err)
 		}
@@ -83,7 +90,7 @@ func (e *Engine) Summarize(ctx context.Context, p tenure.Principal, thread strin
 	if sessErr != nil {
 		return res, fmt.Errorf("session summary: %w", sessErr)
 	}
-	return res, nil
+	return res, spineErr
 }
 
 // pending returns the thread's messages after channel's watermark.
@@ -94,7 +101,7 @@ func (e *Engine) pending(ctx context.Context, p tenure.Principal, sc tenure.Scop
 	}
 	// A digest without a project reads the thread whole; what it writes
 	// takes the project its messages name (see projectOf).
-	list := MessageList{ThreadID: thread, UserID: sc.UserID, ProjectID: sc.ProjectID, AnyProject: sc.ProjectID == "", Limit: limit}
+	list := MessageList{ThreadID: thread, UserID: sc.UserID, PersonaID: p.PersonaID, ProjectID: sc.ProjectID, AnyProject: sc.ProjectID == "", Limit: limit}
 	if had {
 		list.AfterID = wm.MessageID
 	}
@@ -105,8 +112,8 @@ func (e *Engine) pending(ctx context.Context, p tenure.Principal, sc tenure.Scop
 	return msgs, wm, had, nil
 }
 
-func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scope, thread string, s Summarizer, opt SummaryOptions, res *SummaryResult) error {
-	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(RollingChannel, sc), opt.MaxMessages)
+func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scope, thread string, s Summarizer, opt SummaryOptions, res *SummaryResult) (err error) {
+	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(RollingChannel, p, sc), opt.MaxMessages)
 	if err != nil {
 		return err
 	}
@@ -119,6 +126,8 @@ func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scop
 	if !summarize.DueRolling(users, opt.RollingEvery) {
 		return nil
 	}
+	attempt := e.now()
+	defer func() { e.noteRolling(ctx, p, attempt, err) }()
 	prev := ""
 	if o, err := e.CurrentValue(ctx, p, RollingKey(thread), tenure.Read{Scope: sc}); err == nil {
 		prev = o.Content
@@ -129,9 +138,9 @@ func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scop
 	if err != nil {
 		return err
 	}
-	o := tenure.Object{Key: RollingKey(thread), Content: text, Source: "summary", UserID: sc.UserID, ProjectID: sc.ProjectID,
+	o := tenure.Object{Key: RollingKey(thread), Content: text, Source: "summary", UserID: sc.UserID, PersonaID: p.PersonaID, ProjectID: sc.ProjectID,
 		ValidFrom: msgs[len(msgs)-1].CreatedAt}
-	written, _, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(RollingChannel, sc), wm, had, msgs[len(msgs)-1], o)
+	written, _, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(RollingChannel, p, sc), wm, had, msgs[len(msgs)-1], o, nil)
 	if err == nil {
 		res.Rolling = &written
 	}
@@ -139,7 +148,7 @@ func (e *Engine) rolling(ctx context.Context, p tenure.Principal, sc tenure.Scop
 }
 
 func (e *Engine) sessions(ctx context.Context, p tenure.Principal, sc tenure.Scope, thread string, s Summarizer, opt SummaryOptions, res *SummaryResult) error {
-	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(SessionChannel, sc), opt.MaxMessages)
+	msgs, wm, had, err := e.pending(ctx, p, sc, thread, scopedChannel(SessionChannel, p, sc), opt.MaxMessages)
 	if err != nil || len(msgs) == 0 {
 		return err
 	}
@@ -167,8 +176,12 @@ func (e *Engine) sessions(ctx context.Context, p tenure.Principal, sc tenure.Sco
 		sid := g[0].SessionID
 		val, _ := json.Marshal(sum)
 		o := tenure.Object{Key: SessionSummaryKey(thread, sid), Value: val, Content: sum.OneLiner, Source: "summary",
-			UserID: sc.UserID, ProjectID: sc.ProjectID, ValidFrom: g[len(g)-1].CreatedAt}
-		written, next, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(SessionChannel, sc), wm, had, g[len(g)-1], o)
+			UserID: sc.UserID, PersonaID: p.PersonaID, ProjectID: sc.ProjectID, ValidFrom: g[len(g)-1].CreatedAt}
+		end := g[len(g)-1].CreatedAt.Add(e.opt.SessionGap)
+		written, next, err := e.writeWithWatermark(ctx, p, thread, scopedChannel(SessionChannel, p, sc), wm, had, g[len(g)-1], o,
+			func(tx Tx, key string) error {
+				return summarized(ctx, tx, p.TenantID, p, sc, thread, sid, key, end)
+			})
 		if err != nil {
 			return err
 		}
@@ -179,9 +192,10 @@ func (e *Engine) sessions(ctx context.Context, p tenure.Principal, sc tenure.Sco
 }
 
 // writeWithWatermark stores o and moves channel's watermark to last in one
-// transaction, provided the watermark is still where the caller read it.
+// transaction, provided the watermark is still where the caller read it;
+// after, when not nil, runs in that transaction too.
 func (e *Engine) writeWithWatermark(ctx context.Context, p tenure.Principal, thread, channel string, wm tenure.Watermark, had bool,
-	last tenure.Message, o tenure.Object) (tenure.Object, tenure.Watermark, error) {
+	last tenure.Message, o tenure.Object, after func(tx Tx, key string) error) (tenure.Object, tenure.Watermark, error) {
 	var out tenure.Object
 	next := tenure.Watermark{ThreadID: thread, Channel: channel, CreatedAt: last.CreatedAt, MessageID: last.ID}
 	err := e.inTx(ctx, "write "+channel, func(tx Tx, clk *txClock) error {
@@ -194,6 +208,11 @@ func (e *Engine) writeWithWatermark(ctx context.Context, p tenure.Principal, thr
 			return err
 		}
 		out = r.Object
+		if after != nil {
+			if err := after(tx, o.Key); err != nil {
+				return err
+			}
+		}
 		next.UpdatedAt = clk.next(e.now())
 		return tx.SetWatermark(ctx, p.TenantID, next)
 	})

@@ -42,7 +42,7 @@ func (e *Engine) embed(ctx context.Context, b semantic.Backlog, progress func(do
 func (e *Engine) nearest(ctx context.Context, tenant string, s tenure.Scope, q tenure.MessageQuery,
 	msgs []tenure.ScoredMessage) ([]tenure.ScoredMessage, error) {
 	near, sims, err := e.b.NearestMessages(ctx, tenant, NearestFilter{Model: q.Model, Vector: q.Vector, Limit: q.VectorLimit,
-		Neighbors: q.Neighbors, WideMatches: q.WideMatches, UserID: s.UserID, ProjectID: s.ProjectID, Before: q.Before, Threads: q.Threads})
+		Neighbors: q.Neighbors, WideMatches: q.WideMatches, UserID: s.UserID, PersonaID: q.Principal.PersonaID, ProjectID: s.ProjectID, Before: q.Before, Threads: q.Threads})
 	if err != nil {
 		return nil, err
 	}

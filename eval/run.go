@@ -43,6 +43,18 @@ type Options struct {
 // StateSystem is the name of the system with structured state.
 const StateSystem = "tenure+state"
 
+// StateAblations are the memory-ranking ablations of StateSystem, run
+// beside it whenever there is an extractor: memories ranked by
+// similarity alone (no recency, no frequency), and without the
+// foundation set and the fill of free budget.
+var StateAblations = []struct {
+	Name    string
+	Ranking compile.MemoryRanking
+}{
+	{StateSystem + "-similarity-only", compile.MemoryRanking{Similarity: 1}},
+	{StateSystem + "-no-fill", func() compile.MemoryRanking { r := compile.DefaultMemoryRanking; r.NoFill = true; return r }()},
+}
+
 // ExtractionStats reports the state extraction of a run.
 type ExtractionStats struct {
 	Messages int `json:"messages"`
@@ -159,6 +171,9 @@ func RunLoCoMo(ctx context.Context, convs []Conversation, opt Options) (*Report,
 	}
 	if opt.Extractor != nil {
 		rep.Systems = append(rep.Systems, StateSystem)
+		for _, a := range StateAblations {
+			rep.Systems = append(rep.Systems, a.Name)
+		}
 		rep.Extraction = &ExtractionStats{}
 	}
 	rep.Systems = append(rep.Systems, "recency", "bm25-turns")
@@ -252,6 +267,10 @@ func runConversation(ctx context.Context, conv Conversation, opt Options, varian
 		rep.Extraction.ingestSeconds += ingest.Seconds()
 		systems = append(systems, TenureSystem{Label: StateSystem, Compiler: compile.New(st, compile.Options{}),
 			Principal: evalPrincipal, Tokenizer: opt.Tokenizer})
+		for _, a := range StateAblations {
+			systems = append(systems, TenureSystem{Label: a.Name, Compiler: compile.New(st, compile.Options{MemoryRanking: &a.Ranking}),
+				Principal: evalPrincipal, Tokenizer: opt.Tokenizer})
+		}
 	}
 	systems = append(systems, NewRecency(counter, msgs), NewBM25(counter, msgs))
 	for _, qa := range conv.QA {

@@ -17,6 +17,7 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/entity"
+	"github.com/tenure-dev/tenure/memory"
 	"github.com/tenure-dev/tenure/snapshot"
 )
 
@@ -26,6 +27,9 @@ type ClientOptions struct {
 	HTTPClient *http.Client
 	// UserAgent is sent with every request (default "tenure-go").
 	UserAgent string
+	// Persona, when set, is sent with every request as the Tenure-Persona
+	// header: the persona a key bound to none acts as.
+	Persona string
 }
 
 // Client calls a Tenure server. It implements the same interfaces as the
@@ -46,6 +50,7 @@ type Client struct {
 	key     string
 	hc      *http.Client
 	ua      string
+	persona string
 }
 
 var (
@@ -60,7 +65,7 @@ var (
 // ("http://127.0.0.1:8080") authenticating with the API key secret. It
 // does no I/O; a bad URL is reported by every call.
 func NewClient(baseURL, key string, opt ClientOptions) *Client {
-	c := &Client{key: key, hc: opt.HTTPClient, ua: opt.UserAgent}
+	c := &Client{key: key, hc: opt.HTTPClient, ua: opt.UserAgent, persona: opt.Persona}
 	if c.hc == nil {
 		c.hc = &http.Client{Timeout: 2 * time.Minute}
 	}
@@ -386,6 +391,9 @@ func (c *Client) send(ctx context.Context, method, path string, q url.Values, in
 	req.Header.Set("Authorization", "Bearer "+c.key)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.ua)
+	if c.persona != "" {
+		req.Header.Set(PersonaHeader, c.persona)
+	}
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -567,4 +575,40 @@ func (c *Client) UndoEntityOp(ctx context.Context, _ tenure.Principal, opID stri
 	var ch entity.Change
 	err := c.do(ctx, "undo entity operation", http.MethodPost, "/v1/entities/undo", nil, UndoRequest{OpID: opID}, &ch)
 	return ch, err
+}
+
+// Memories lists memories (GET /v1/memories); see memory.List.
+func (c *Client) Memories(ctx context.Context, q memory.Query) ([]tenure.Object, error) {
+	v := scopeQuery(q.Scope)
+	set(v, "type", string(q.Kind))
+	set(v, "entity", q.Entity)
+	if q.Archived {
+		v.Set("archived", "true")
+	}
+	if q.Limit != 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	var res MemoryList
+	err := c.do(ctx, "list memories", http.MethodGet, "/v1/memories", v, nil, &res)
+	return res.Memories, err
+}
+
+// SetPinned pins or unpins a memory (POST /v1/memories/{id}/pin or
+// /unpin); see memory.SetPinned.
+func (c *Client) SetPinned(ctx context.Context, id string, pinned bool) (tenure.WriteResult, error) {
+	action := "/unpin"
+	if pinned {
+		action = "/pin"
+	}
+	var res tenure.WriteResult
+	err := c.do(ctx, "pin memory", http.MethodPost, "/v1/memories/"+url.PathEscape(id)+action, nil, nil, &res)
+	return res, err
+}
+
+// SetImportance sets a memory's importance (PUT
+// /v1/memories/{id}/importance); see memory.SetImportance.
+func (c *Client) SetImportance(ctx context.Context, id string, n int) (tenure.WriteResult, error) {
+	var res tenure.WriteResult
+	err := c.do(ctx, "set importance", http.MethodPut, "/v1/memories/"+url.PathEscape(id)+"/importance", nil, ImportanceRequest{Importance: &n}, &res)
+	return res, err
 }

@@ -29,7 +29,7 @@ func (s *Server) compile(w http.ResponseWriter, r *http.Request, p tenure.Princi
 		return nil, ferr
 	}
 	// Admitted before the body is read: a refused request costs nothing.
-	release, err := s.opt.Compiles.Acquire()
+	release, err := s.opt.Compiles.Acquire(r.Context())
 	if err != nil {
 		return nil, err
 	}

@@ -240,7 +240,7 @@ func (s *Server) extract(w http.ResponseWriter, r *http.Request, p tenure.Princi
 	if err := newQuery(r).done(); err != nil {
 		return nil, err
 	}
-	release, err := s.opt.Extractions.Acquire()
+	release, err := s.opt.Extractions.Acquire(r.Context())
 	if err != nil {
 		return nil, err
 	}

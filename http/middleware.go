@@ -152,9 +152,14 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			writeError(w, r, err)
 			return
 		}
+		p, err := k.Principal.WithPersona(r.Header.Get(PersonaHeader))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
 		ri := info(r.Context())
 		ri.keyID, ri.tenant = k.ID, k.Principal.TenantID
-		ctx := tenure.ContextWithPrincipal(r.Context(), k.Principal)
+		ctx := tenure.ContextWithPrincipal(r.Context(), p)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, apiKeyCtx{}, k)))
 	})
 }

@@ -153,6 +153,20 @@ var apiOps = []apiOp{
 		errs: errsOf("forbidden", notAnyUser, "not_found", "no value under this key that the caller can read.")},
 	{method: "GET", path: "/v1/history/{key}", summary: "Every visible version stored under a key, with both timelines, and its supersession chain; as_of_tx keeps what was recorded by then, as_of_valid the versions valid then.", query: readParams, resp: tenure.History{},
 		errs: errsOf("forbidden", notAnyUser, "not_found", "no version under this key that the caller can read.")},
+	{method: "GET", path: "/v1/memories", summary: "Memories (profile, people and project facts) the caller can read: pinned first, then importance, then recency.",
+		query: append(slices.Clone(scopeParams),
+			apiParam{"type", "string", "only memories of this type", strs(tenure.MemoryKinds)},
+			apiParam{"entity", "string", "only memories about this entity ref (person:john_doe)", nil},
+			apiParam{"archived", "boolean", "include archived memories (default false)", nil},
+			apiParam{"limit", "integer", "at most this many memories (default 100, at most 10000)", nil}),
+		resp: tenurehttp.MemoryList{}, errs: errsOf("forbidden", notAnyUser)},
+	{method: "POST", path: "/v1/memories/{id}/pin", summary: "Pin a memory (a new version): importance 3, always in the foundation set and on entity cards, never archived by the curator.",
+		resp: tenure.WriteResult{}, errs: errsOf("forbidden", "the memory was written by a higher authority.", "not_found", "no memory the caller can read has this id.")},
+	{method: "POST", path: "/v1/memories/{id}/unpin", summary: "Unpin a memory (a new version; its importance stays 3 until set).",
+		resp: tenure.WriteResult{}, errs: errsOf("forbidden", "the memory was written by a higher authority.", "not_found", "no memory the caller can read has this id.")},
+	{method: "PUT", path: "/v1/memories/{id}/importance", summary: "Set a memory's importance, 0 (trivial) … 3 (core identity) (a new version).",
+		body: tenurehttp.ImportanceRequest{}, resp: tenure.WriteResult{},
+		errs: errsOf("forbidden", "the memory was written by a higher authority.", "not_found", "no memory the caller can read has this id.")},
 	{method: "POST", path: "/v1/retire", summary: "Run the retirement sweep, or retire object_ids now by rule.", body: tenure.RetireOptions{}, resp: tenure.RetireReport{},
 		errs: errsOf("forbidden", "an object_id was written by a higher authority.", "not_found", "an object_id names no object the caller can read.", "too_large", "")},
 	{method: "GET", path: "/v1/resolutions", summary: "Resolution requests (quarantined conflicts and confirmations) all of whose objects the caller can read.",
@@ -160,6 +174,12 @@ var apiOps = []apiOp{
 		errs: errsOf()},
 	{method: "POST", path: "/v1/sessions/{id}/end", summary: "End a session: clear its working set.", resp: tenurehttp.EndSessionResult{},
 		errs: errsOf()},
+	{method: "GET", path: "/v1/sessions", summary: "The caller's sessions (its persona's and those with no persona), the latest activity first; a session past its inactivity window is reported ended. The Tenure-Persona header picks the persona for a key bound to none.",
+		query: []apiParam{{"thread_id", "string", "only this thread's", nil}, {"session_id", "string", "only this session", nil},
+			{"active", "boolean", "only sessions still open (default false)", nil}, {"limit", "integer", "at most this many (default 100, at most 10000)", nil}},
+		resp: tenurehttp.SessionList{}, errs: errsOf()},
+	{method: "GET", path: "/v1/session-state", summary: "The session state of the caller's user with its persona: message count, last interaction, the curator's bookkeeping and the rolling summary's diagnostics.",
+		resp: tenure.SessionState{}, errs: errsOf()},
 	{method: "POST", path: "/v1/messages", summary: "Append messages in one transaction, all or nothing; re-appending the same message is a no-op. Ids are per thread and user: another user's message with the same id is a different message.",
 		body: tenurehttp.AppendRequest{}, resp: tenure.AppendResult{},
 		errs: errsOf("forbidden", "a message for another user or tenant.", "conflict", "a message id already used in the thread with other content.", "too_large", "")},
@@ -460,6 +480,10 @@ var (
 // enums lists the values of the bounded vocabularies.
 var enums = map[reflect.Type][]string{
 	reflect.TypeFor[tenure.Layer]():               strs(tenure.Layers),
+	reflect.TypeFor[tenure.MemoryKind]():          strs(tenure.MemoryKinds),
+	reflect.TypeFor[tenure.EntityType]():          strs(tenure.EntityTypes),
+	reflect.TypeFor[tenure.FactType]():            strs(tenure.FactTypes),
+	reflect.TypeFor[tenure.MemorySource]():        strs(tenure.MemorySources),
 	reflect.TypeFor[tenure.ObjectType]():          strs(tenure.ObjectTypes),
 	reflect.TypeFor[tenure.Classification]():      strs(tenure.Classifications),
 	reflect.TypeFor[tenure.ScopeKind]():           strs(tenure.ScopeKinds),
@@ -644,6 +668,12 @@ func TestOpenAPIErrors(t *testing.T) {
 	} else if err := json.Unmarshal([]byte(r.body), &policy); err != nil {
 		t.Fatal(err)
 	}
+	var adminMemory tenure.WriteResult
+	if r := e.call("POST", "/v1/objects", e.admin, `{"content":"Ada founded Acme","user_id":"","memory":{"type":"people","entity_refs":["person:ada"]}}`); r.status != 200 {
+		t.Fatalf("admin memory: %d %s", r.status, r.body)
+	} else if err := json.Unmarshal([]byte(r.body), &adminMemory); err != nil {
+		t.Fatal(err)
+	}
 	if r := e.call("PUT", "/v1/identity", e.alice, `{"session_id":"s1","user_name":"Alice"}`); r.status != 200 {
 		t.Fatalf("identity: %d %s", r.status, r.body)
 	}
@@ -718,6 +748,14 @@ func TestOpenAPIErrors(t *testing.T) {
 		{"GET /v1/values/{key}", "UnknownOnly", "GET", "/v1/values/order.status?only=object", e.alice, "", tenure.CodeInvalid, nil},
 		{"GET /v1/history/{key}", "Forbidden", "GET", "/v1/history/order.status?user_id=bob", e.alice, "", tenure.CodeForbidden, nil},
 		{"GET /v1/history/{key}", "NotFound", "GET", "/v1/history/nothing.here", e.alice, "", tenure.CodeNotFound, nil},
+		{"GET /v1/memories", "Forbidden", "GET", "/v1/memories?user_id=bob", e.alice, "", tenure.CodeForbidden, nil},
+		{"POST /v1/memories/{id}/pin", "Forbidden", "POST", "/v1/memories/" + adminMemory.Object.ObjectID + "/pin", e.alice, "", tenure.CodeForbidden, nil},
+		{"POST /v1/memories/{id}/pin", "NotFound", "POST", "/v1/memories/nothing/pin", e.alice, "", tenure.CodeNotFound, nil},
+		{"POST /v1/memories/{id}/unpin", "Forbidden", "POST", "/v1/memories/" + adminMemory.Object.ObjectID + "/unpin", e.alice, "", tenure.CodeForbidden, nil},
+		{"POST /v1/memories/{id}/unpin", "NotFound", "POST", "/v1/memories/nothing/unpin", e.alice, "", tenure.CodeNotFound, nil},
+		{"PUT /v1/memories/{id}/importance", "Forbidden", "PUT", "/v1/memories/" + adminMemory.Object.ObjectID + "/importance", e.alice, `{"importance":2}`, tenure.CodeForbidden, nil},
+		{"PUT /v1/memories/{id}/importance", "NotFound", "PUT", "/v1/memories/nothing/importance", e.alice, `{"importance":2}`, tenure.CodeNotFound, nil},
+		{"PUT /v1/memories/{id}/importance", "Invalid", "PUT", "/v1/memories/" + first.Object.ObjectID + "/importance", e.alice, `{"importance":2}`, tenure.CodeInvalid, nil},
 		{"POST /v1/retire", "Forbidden", "POST", "/v1/retire", e.alice, `{"object_ids":["` + policy.Object.ObjectID + `"]}`, tenure.CodeForbidden, nil},
 		{"POST /v1/retire", "NotFound", "POST", "/v1/retire", e.alice, `{"object_ids":["nothing"]}`, tenure.CodeNotFound, nil},
 		{"POST /v1/retire", "TooLarge", "POST", "/v1/retire", e.alice, `{"object_ids":["` + strings.Repeat("x", 5000) + `"]}`, tenure.CodeTooLarge, nil},

@@ -29,7 +29,8 @@ const (
 // Tools lists the tool names in the order they are registered.
 var Tools = []string{ToolRemember, ToolCompileContext, ToolRecall, ToolSupersede, ToolExpandStateItem, ToolHistory, ToolForget,
 	ToolSnapshotStart, ToolSnapshotGet, ToolSnapshotSubmitDelta, ToolSnapshotCloseRound, ToolSnapshotPathHistory,
-	ToolEntities, ToolEntityShow, ToolEntityResolve, ToolEntityMerge, ToolEntitySplit, ToolEntitySettle, ToolEntityUndo}
+	ToolEntities, ToolEntityShow, ToolEntityResolve, ToolEntityMerge, ToolEntitySplit, ToolEntitySettle, ToolEntityUndo, ToolSessions,
+	ToolMemoriesList, ToolMemoryPin, ToolMemorySetImportance}
 
 // Limits of tool inputs.
 const (
@@ -255,6 +256,8 @@ func (s *Server) addTools() {
 	}, s.forget)
 	s.addSnapshotTools()
 	s.addEntityTools()
+	s.addSessionTools()
+	s.addMemoryTools()
 }
 
 // addTool registers a tool whose arguments are validated against its
@@ -488,7 +491,7 @@ func (s *Server) compileContext(ctx context.Context, c call, in CompileInput) (*
 // compile runs a compilation if the concurrency cap admits it, and
 // reports it to OnCompile.
 func (s *Server) compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error) {
-	release, err := s.opt.Compiles.Acquire()
+	release, err := s.opt.Compiles.Acquire(ctx)
 	if err != nil {
 		return compile.Envelope{}, compile.Trace{}, err
 	}

@@ -299,6 +299,7 @@ func (b *backend) ObjectVersions(ctx context.Context, tenant, id string, at *tim
 // tombstoneAudience is what tombstones.audience holds.
 type tombstoneAudience struct {
 	UserID          string                 `json:"user_id,omitempty"`
+	PersonaID       string                 `json:"persona_id,omitempty"`
 	Classification  tenure.Classification  `json:"security_classification"`
 	PermissionScope tenure.PermissionScope `json:"permission_scope"`
 }
@@ -329,7 +330,7 @@ func (b *backend) History(ctx context.Context, tenant, key string) (objs []tenur
 				if err := json.Unmarshal([]byte(*audience), &a); err != nil {
 					return fmt.Errorf("decode tombstone %s audience: %w", t.ObjectID, err)
 				}
-				t.Audience = &tenure.Object{TenantID: tenant, UserID: a.UserID, SecurityClassification: a.Classification,
+				t.Audience = &tenure.Object{TenantID: tenant, UserID: a.UserID, PersonaID: a.PersonaID, SecurityClassification: a.Classification,
 					PermissionScope: a.PermissionScope}
 			}
 			tombs = append(tombs, t)
@@ -654,11 +655,11 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 		sandbox = o.ScopeID
 	}
 	if _, err := t.c.Exec(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
-		session_id, user_id, project_id, task_id, sandbox_id, class_rank, always,
+		session_id, user_id, project_id, task_id, sandbox_id, class_rank, always, memory_rank,
 		valid_from, valid_until, has_decay, tx_start, tx_end, body, search)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, NULL, $20, $21)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, $21, $22)`,
 		o.TenantID, o.ObjectID, o.Version, o.Key, string(o.Layer), string(o.ObjectType), string(o.Scope), string(o.Status),
-		o.SessionID, o.UserID, o.ProjectID, o.TaskID, sandbox, o.SecurityClassification.Rank(), o.AlwaysCandidate(),
+		o.SessionID, o.UserID, o.ProjectID, o.TaskID, sandbox, o.SecurityClassification.Rank(), o.AlwaysCandidate(), o.FoundationRank(),
 		nanos(o.ValidFrom), nullNanos(o.ValidUntil), o.DecayRule != nil, nanos(o.TxStart), string(body), noNUL(o.SearchText())); err != nil {
 		return fmt.Errorf("insert object %s v%d: %w", o.ObjectID, o.Version, err)
 	}
@@ -724,7 +725,7 @@ func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone
 	}
 	var audience any
 	if a := tb.Audience; a != nil {
-		b, err := json.Marshal(tombstoneAudience{UserID: a.UserID, Classification: a.SecurityClassification, PermissionScope: a.PermissionScope})
+		b, err := json.Marshal(tombstoneAudience{UserID: a.UserID, PersonaID: a.PersonaID, Classification: a.SecurityClassification, PermissionScope: a.PermissionScope})
 		if err != nil {
 			return err
 		}

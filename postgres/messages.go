@@ -17,7 +17,7 @@ import (
 )
 
 const messageCols = `m.seq, m.pos, m.thread_id, m.id, m.session_id, m.user_id, m.project_id, m.role, m.speaker, m.content,
-	m.attachments, m.dates, m.created_at, m.tokens`
+	m.attachments, m.dates, m.created_at, m.tokens, m.persona_id`
 
 // scanMessages decodes rows of messageCols, plus a score column when
 // scored is set.
@@ -30,7 +30,7 @@ func scanMessages(rows pgx.Rows, tenant string, scored bool) ([]tenure.ScoredMes
 		created      int64
 	)
 	dst := []any{&sm.Seq, &sm.Pos, &sm.ThreadID, &sm.ID, &sm.SessionID, &sm.UserID, &sm.ProjectID, &sm.Role, &sm.Speaker,
-		&sm.Content, &attach, &date, &created, &sm.Tokens}
+		&sm.Content, &attach, &date, &created, &sm.Tokens, &sm.PersonaID}
 	if scored {
 		dst = append(dst, &sm.Score)
 	}
@@ -76,8 +76,8 @@ func nullJSON(v any, empty bool) (any, error) {
 
 func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageList) (out []tenure.Message, err error) {
 	q := `SELECT ` + messageCols + ` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ?
-		AND (m.user_id = '' OR m.user_id = ?) AND (?::boolean OR m.project_id = '' OR m.project_id = ?)`
-	args := []any{tenant, f.ThreadID, f.UserID, f.AnyProject, f.ProjectID}
+		AND (m.user_id = '' OR m.user_id = ?) AND (m.persona_id = '' OR m.persona_id = ?) AND (?::boolean OR m.project_id = '' OR m.project_id = ?)`
+	args := []any{tenant, f.ThreadID, f.UserID, f.PersonaID, f.AnyProject, f.ProjectID}
 	if f.AfterTime != nil {
 		q += ` AND m.created_at > ?`
 		args = append(args, f.AfterTime.UnixNano())
@@ -88,7 +88,8 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 			// then a shared one; another user's is not found.
 			var at, pos int64
 			err := c.QueryRow(ctx, `SELECT created_at, pos FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND id = $3
-				AND user_id IN ('', $4) ORDER BY user_id = '' LIMIT 1`, tenant, f.ThreadID, f.AfterID, f.UserID).Scan(&at, &pos)
+				AND user_id IN ('', $4) AND persona_id IN ('', $5) ORDER BY user_id = '', persona_id = '' LIMIT 1`,
+				tenant, f.ThreadID, f.AfterID, f.UserID, f.PersonaID).Scan(&at, &pos)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return tenure.Errorf(tenure.CodeNotFound, "after_id", "no message %q in thread %q", f.AfterID, f.ThreadID)
 			}
@@ -115,8 +116,8 @@ func (b *backend) MessagesByID(ctx context.Context, tenant string, f engine.Mess
 	}
 	err = b.read(ctx, tenant, func(c querier) error {
 		rows, err := c.Query(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.tenant_id = $1 AND m.thread_id = $2
-			AND (m.user_id = '' OR m.user_id = $3) AND (m.project_id = '' OR m.project_id = $4)
-			AND m.id = ANY($5) ORDER BY m.created_at, m.pos`, tenant, f.ThreadID, f.UserID, f.ProjectID, f.IDs)
+			AND (m.user_id = '' OR m.user_id = $3) AND (m.persona_id = '' OR m.persona_id = $4) AND (m.project_id = '' OR m.project_id = $5)
+			AND m.id = ANY($6) ORDER BY m.created_at, m.pos`, tenant, f.ThreadID, f.UserID, f.PersonaID, f.ProjectID, f.IDs)
 		if err != nil {
 			return err
 		}
@@ -175,8 +176,8 @@ const insertRows = 100
 
 const (
 	insertCols = `tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content,
-		attachments, dates, created_at, tokens, search_text, search_dates`
-	nInsertCols = 16
+		attachments, dates, created_at, tokens, search_text, search_dates, persona_id`
+	nInsertCols = 17
 )
 
 func insertSQL(rows int) string {
@@ -201,8 +202,9 @@ func insertSQL(rows int) string {
 	return b.String()
 }
 
-// msgKey names a message within a tenant.
-type msgKey struct{ thread, user, id string }
+// msgKey names a message within a tenant: a thread, the namespace of its
+// user (empty for shared messages) and persona (empty: none) and its id.
+type msgKey struct{ thread, user, persona, id string }
 
 // errTaken reports that a message id to insert is stored already.
 var errTaken = errors.New("message id taken")
@@ -250,7 +252,7 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 	fresh := make(map[msgKey]bool, len(msgs))
 	for i, nm := range msgs {
 		m := nm.Message
-		k := msgKey{m.ThreadID, m.UserID, m.ID}
+		k := msgKey{m.ThreadID, m.UserID, m.PersonaID, m.ID}
 		if taken[k] || fresh[k] {
 			if !lookup {
 				return nil, nil, errTaken
@@ -278,7 +280,7 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 	for _, i := range again {
 		m := msgs[i].Message
 		var err error
-		if existing[i], err = t.message(ctx, tenant, msgKey{m.ThreadID, m.UserID, m.ID}); err != nil {
+		if existing[i], err = t.message(ctx, tenant, msgKey{m.ThreadID, m.UserID, m.PersonaID, m.ID}); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -298,7 +300,7 @@ type appender struct {
 	docs, lexemes int64
 }
 
-type threadView struct{ thread, user string }
+type threadView struct{ thread, user, persona string }
 
 type viewState struct {
 	session string
@@ -313,19 +315,21 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if err != nil {
 		return err
 	}
-	v, err := a.view(ctx, threadView{m.ThreadID, m.UserID})
+	view := threadView{m.ThreadID, m.UserID, m.PersonaID}
+	v, err := a.view(ctx, view)
 	if err != nil {
 		return err
 	}
 	session := m.SessionID
 	if session == "" {
 		if session = v.session; session == "" || m.CreatedAt.Sub(v.last) > a.gap {
-			n, err := a.nextAuto(ctx, threadView{m.ThreadID, m.UserID}, v)
+			n, err := a.nextAuto(ctx, view, v)
 			if err != nil {
 				return err
 			}
-			session = autoPrefix(m.UserID) + strconv.Itoa(n)
+			session = autoPrefix(m.UserID, m.PersonaID) + strconv.Itoa(n)
 		}
+		m.SessionID = session // the engine keeps session records by it
 	}
 	attach, err := nullJSON(m.Attachments, len(m.Attachments) == 0)
 	if err != nil {
@@ -345,10 +349,10 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 		search = nm.Search
 	}
 	a.args = append(a.args, a.tenant, m.ThreadID, m.ID, pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
-		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search)
+		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search, m.PersonaID)
 	a.threads[m.ThreadID] = pos + 1
 	for k, w := range a.views {
-		if k.thread == m.ThreadID && (m.UserID == "" || k.user == m.UserID) {
+		if k.thread == m.ThreadID && (m.UserID == "" || k.user == m.UserID) && (m.PersonaID == "" || k.persona == m.PersonaID) {
 			w.session = session
 			if m.CreatedAt.After(w.last) {
 				w.last = m.CreatedAt
@@ -361,11 +365,18 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	return nil
 }
 
-func autoPrefix(user string) string {
-	if user == "" {
-		return "auto-"
+// autoPrefix is the prefix of the sessions derived for a user's messages
+// (see the SQLite store's): "auto-", then "USER-" for a user's own, then
+// "@PERSONA-" for a persona's.
+func autoPrefix(user, persona string) string {
+	p := "auto-"
+	if user != "" {
+		p += user + "-"
 	}
-	return "auto-" + user + "-"
+	if persona != "" {
+		p += "@" + persona + "-"
+	}
+	return p
 }
 
 // flush inserts the queued rows; it returns errTaken if one of their ids
@@ -423,8 +434,8 @@ func (a *appender) view(ctx context.Context, k threadView) (*viewState, error) {
 	v := &viewState{}
 	var last int64
 	err := a.t.c.QueryRow(ctx, `SELECT session_id, created_at FROM messages
-		WHERE tenant_id = $1 AND thread_id = $2 AND user_id IN ('', $3) ORDER BY pos DESC LIMIT 1`,
-		a.tenant, k.thread, k.user).Scan(&v.session, &last)
+		WHERE tenant_id = $1 AND thread_id = $2 AND user_id IN ('', $3) AND persona_id IN ('', $4) ORDER BY pos DESC LIMIT 1`,
+		a.tenant, k.thread, k.user, k.persona).Scan(&v.session, &last)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		v.counted = true
@@ -442,10 +453,10 @@ func (a *appender) nextAuto(ctx context.Context, k threadView, v *viewState) (in
 		if err := a.flush(ctx); err != nil {
 			return 0, err
 		}
-		prefix := autoPrefix(k.user)
+		prefix := autoPrefix(k.user, k.persona)
 		if err := a.t.c.QueryRow(ctx, `SELECT count(DISTINCT session_id) FROM messages
-			WHERE tenant_id = $1 AND thread_id = $2 AND user_id = $3 AND starts_with(session_id, $4)`,
-			a.tenant, k.thread, k.user, prefix).Scan(&v.autos); err != nil {
+			WHERE tenant_id = $1 AND thread_id = $2 AND user_id = $3 AND persona_id = $4 AND starts_with(session_id, $5)`,
+			a.tenant, k.thread, k.user, k.persona, prefix).Scan(&v.autos); err != nil {
 			return 0, err
 		}
 		v.counted = true
@@ -468,18 +479,18 @@ func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[
 	}
 	taken := map[msgKey]bool{}
 	for thread, all := range ids {
-		rows, err := a.t.c.Query(ctx, `SELECT user_id, id FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND id = ANY($3)`,
+		rows, err := a.t.c.Query(ctx, `SELECT user_id, persona_id, id FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND id = ANY($3)`,
 			a.tenant, thread, all)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
-			var user, id string
-			if err := rows.Scan(&user, &id); err != nil {
+			var user, persona, id string
+			if err := rows.Scan(&user, &persona, &id); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			taken[msgKey{thread, user, id}] = true
+			taken[msgKey{thread, user, persona, id}] = true
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -491,7 +502,7 @@ func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[
 
 func (t *writeTx) message(ctx context.Context, tenant string, k msgKey) (tenure.Message, error) {
 	rows, err := t.c.Query(ctx, `SELECT `+messageCols+` FROM messages m
-		WHERE m.tenant_id = $1 AND m.thread_id = $2 AND m.user_id = $3 AND m.id = $4`, tenant, k.thread, k.user, k.id)
+		WHERE m.tenant_id = $1 AND m.thread_id = $2 AND m.user_id = $3 AND m.persona_id = $4 AND m.id = $5`, tenant, k.thread, k.user, k.persona, k.id)
 	if err != nil {
 		return tenure.Message{}, err
 	}
@@ -505,8 +516,8 @@ func (t *writeTx) message(ctx context.Context, tenant string, k msgKey) (tenure.
 func (b *backend) Threads(ctx context.Context, tenant string, f engine.MessageList) (out []tenure.Thread, err error) {
 	err = b.read(ctx, tenant, func(c querier) error {
 		rows, err := c.Query(ctx, `SELECT m.thread_id, count(*), min(m.created_at), max(m.created_at) FROM messages m
-			WHERE m.tenant_id = $1 AND (m.user_id = '' OR m.user_id = $2) AND ($3::boolean OR m.project_id = '' OR m.project_id = $4)
-			GROUP BY m.thread_id ORDER BY max(m.created_at) DESC, m.thread_id COLLATE "C" LIMIT $5`, tenant, f.UserID, f.AnyProject, f.ProjectID, f.Limit)
+			WHERE m.tenant_id = $1 AND (m.user_id = '' OR m.user_id = $2) AND m.persona_id IN ('', $3) AND ($4::boolean OR m.project_id = '' OR m.project_id = $5)
+			GROUP BY m.thread_id ORDER BY max(m.created_at) DESC, m.thread_id COLLATE "C" LIMIT $6`, tenant, f.UserID, f.PersonaID, f.AnyProject, f.ProjectID, f.Limit)
 		if err != nil {
 			return err
 		}

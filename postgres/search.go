@@ -136,6 +136,14 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 				}
 			}
 		}
+		if f.Foundation > 0 {
+			// Foundation memories: pinned, then importance 3, newest first.
+			if err := add(firstKept(ctx, c, `SELECT o.seq, o.body, o.tx_end FROM objects o
+				WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.memory_rank > 0 AND `+scope+` ORDER BY o.memory_rank DESC, o.seq DESC LIMIT ?`,
+				append([]any{tenant}, sargs...), f.Foundation, keep)); err != nil {
+				return err
+			}
+		}
 		if f.Recent > 0 {
 			if err := add(firstKept(ctx, c, `SELECT o.seq, o.body, o.tx_end FROM objects o
 				WHERE o.tenant_id = ? AND o.tx_end IS NULL AND `+scope+` ORDER BY o.seq DESC LIMIT ?`,
@@ -166,12 +174,12 @@ func firstKept(ctx context.Context, c querier, query string, args []any, n int, 
 }
 
 // candidateScope is the condition on messages aliased alias that keeps a
-// principal's candidates; arguments: tenant, user, project, then the time
+// principal's candidates; arguments: tenant, user, persona, project, then the time
 // (before) and the threads (threads).
 func candidateScope(alias string, before, threads bool) string {
 	a := alias
 	s := a + `.tenant_id = ? AND (` + a + `.user_id = '' OR ` + a + `.user_id = ?) AND (` +
-		a + `.project_id = '' OR ` + a + `.project_id = ?)`
+		a + `.persona_id = '' OR ` + a + `.persona_id = ?) AND (` + a + `.project_id = '' OR ` + a + `.project_id = ?)`
 	if before {
 		s += ` AND ` + a + `.created_at < ?`
 	}
@@ -182,8 +190,8 @@ func candidateScope(alias string, before, threads bool) string {
 }
 
 // scopeArgs returns candidateScope's arguments.
-func scopeArgs(tenant, user, project string, f interface{ before() *int64 }, threads []string) []any {
-	args := []any{tenant, user, project}
+func scopeArgs(tenant, user, persona, project string, f interface{ before() *int64 }, threads []string) []any {
+	args := []any{tenant, user, persona, project}
 	if b := f.before(); b != nil {
 		args = append(args, *b)
 	}
@@ -203,10 +211,10 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 		n := f.Before.UnixNano()
 		before = &n
 	}
-	args := scopeArgs(tenant, f.UserID, f.ProjectID, beforeTime{before}, f.Threads)
+	args := scopeArgs(tenant, f.UserID, f.PersonaID, f.ProjectID, beforeTime{before}, f.Threads)
 	scope := func(alias string) string { return candidateScope(alias, f.Before != nil, f.Threads != nil) }
 	err = b.read(ctx, tenant, func(c querier) error {
-		view := &threadViews{c: c, tenant: tenant, user: f.UserID, hidden: map[string][]int64{}}
+		view := &threadViews{c: c, tenant: tenant, user: f.UserID, persona: f.PersonaID, hidden: map[string][]int64{}}
 		if len(f.Words) > 0 && f.Limit > 0 {
 			hits, err := b.hits(ctx, c, tenant, f, scope, args)
 			if err != nil {
@@ -341,7 +349,7 @@ func messageRanking(lexemes []string, tsq, tenant string, docs, avg float64, sco
 	lim := arg(limit)
 	// norm is k1·(1 − b + b·len/avglen), in float8 throughout (numeric
 	// arithmetic was most of the first pass).
-	return `WITH d AS MATERIALIZED (SELECT m.seq, m.thread_id, m.pos, m.tenant_id, m.user_id, m.project_id, m.created_at,
+	return `WITH d AS MATERIALIZED (SELECT m.seq, m.thread_id, m.pos, m.tenant_id, m.user_id, m.persona_id, m.project_id, m.created_at,
 			1.2::float8 * (0.25::float8 + 0.75::float8 * length(m.tsv) / $4::float8) AS norm, ` + strings.Join(flags, ", ") + `
 		FROM messages m WHERE m.tsv @@ $1::tsquery AND m.tenant_id = $2),
 	idf AS (SELECT ` + strings.Join(idfs, ", ") + ` FROM (SELECT ` + strings.Join(counts, ", ") + ` FROM d) c),
@@ -428,12 +436,14 @@ func step(pos, n int64, hidden []int64) int64 {
 }
 
 // threadViews finds, once per thread, the positions of the turns a user
-// cannot read.
+// cannot read: other users' and other personas' (everything but its
+// persona's and the global ones).
 type threadViews struct {
-	c      querier
-	tenant string
-	user   string
-	hidden map[string][]int64
+	c       querier
+	tenant  string
+	user    string
+	persona string
+	hidden  map[string][]int64
 }
 
 func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
@@ -448,7 +458,8 @@ func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 
 // load finds the hidden positions of the threads not loaded yet, in one
 // query: two ranges of the (tenant, thread, user, id) index per thread,
-// empty in the common case — the users before this one and those after.
+// empty in the common case — the users before this one and those after —
+// and two of the (partial) persona index, empty unless personas are used.
 func (v *threadViews) load(ctx context.Context, threads []string) error {
 	var todo []string
 	for _, t := range threads {
@@ -460,7 +471,10 @@ func (v *threadViews) load(ctx context.Context, threads []string) error {
 		return nil
 	}
 	rows, err := v.c.Query(ctx, `SELECT thread_id, pos FROM messages WHERE tenant_id = $1 AND thread_id = ANY($2) AND user_id > '' AND user_id < $3
-		UNION ALL SELECT thread_id, pos FROM messages WHERE tenant_id = $1 AND thread_id = ANY($2) AND user_id > $3`, v.tenant, todo, v.user)
+		UNION ALL SELECT thread_id, pos FROM messages WHERE tenant_id = $1 AND thread_id = ANY($2) AND user_id > $3
+		UNION ALL SELECT thread_id, pos FROM messages WHERE tenant_id = $1 AND thread_id = ANY($2) AND persona_id <> '' AND persona_id < $4
+		UNION ALL SELECT thread_id, pos FROM messages WHERE tenant_id = $1 AND thread_id = ANY($2) AND persona_id <> '' AND persona_id > $4`,
+		v.tenant, todo, v.user, v.persona)
 	if err != nil {
 		return err
 	}
@@ -478,6 +492,7 @@ func (v *threadViews) load(ctx context.Context, threads []string) error {
 	}
 	for _, t := range todo {
 		slices.Sort(v.hidden[t])
+		v.hidden[t] = slices.Compact(v.hidden[t]) // another user's turn may be another persona's too
 	}
 	return rows.Err()
 }

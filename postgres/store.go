@@ -39,6 +39,9 @@ type Options struct {
 	// MaxContentBytes bounds stored content and values (see
 	// engine.Options.MaxContentBytes).
 	MaxContentBytes int
+	// SessionGap closes a session after this much inactivity (default
+	// engine.DefaultSessionGap; see engine.Options).
+	SessionGap time.Duration
 	// Embedding embeds messages for semantic retrieval (nil: none).
 	Embedding *semantic.Model
 	// VectorCache is how many decoded message vectors the store keeps in
@@ -90,7 +93,7 @@ func New(url string, opt Options) *Store {
 	}
 	s := &Store{url: url, opt: opt, vectors: newVectorCache(opt.VectorCache)}
 	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, NewID: opt.NewID, Hierarchy: opt.Hierarchy, Logger: opt.Logger,
-		State: opt.State, MaxContentBytes: opt.MaxContentBytes, Embedding: opt.Embedding})
+		State: opt.State, MaxContentBytes: opt.MaxContentBytes, Embedding: opt.Embedding, SessionGap: opt.SessionGap})
 	return s
 }
 

@@ -33,8 +33,8 @@ func backlogWhere(b semantic.Backlog) (string, []any) {
 		}
 	}
 	if b.Reader != nil {
-		where += ` AND (m.user_id = '' OR m.user_id = ?)`
-		args = append(args, *b.Reader)
+		where += ` AND (m.user_id = '' OR m.user_id = ?) AND (m.persona_id = '' OR m.persona_id = ?)`
+		args = append(args, *b.Reader, b.ReaderPersona)
 	}
 	return where, args
 }
@@ -159,7 +159,7 @@ func (b *backend) NearestMessages(ctx context.Context, tenant string, f engine.N
 		n := f.Before.UnixNano()
 		before = &n
 	}
-	args := scopeArgs(tenant, f.UserID, f.ProjectID, beforeTime{before}, f.Threads)
+	args := scopeArgs(tenant, f.UserID, f.PersonaID, f.ProjectID, beforeTime{before}, f.Threads)
 	scope := func(alias string) string { return candidateScope(alias, f.Before != nil, f.Threads != nil) }
 	err = b.read(ctx, tenant, func(c querier) error {
 		rows, err := c.Query(ctx, rebind(`SELECT m.seq, m.thread_id, m.pos, v.embedding FROM messages m
@@ -210,7 +210,7 @@ func (b *backend) NearestMessages(ctx context.Context, tenant string, f engine.N
 		for i, h := range all {
 			nearest[h.seq] = i + 1
 		}
-		view := &threadViews{c: c, tenant: tenant, user: f.UserID, hidden: map[string][]int64{}}
+		view := &threadViews{c: c, tenant: tenant, user: f.UserID, persona: f.PersonaID, hidden: map[string][]int64{}}
 		if out, err = near(ctx, c, tenant, f.Neighbors, f.WideMatches, all, view, scope, args); err != nil {
 			return err
 		}

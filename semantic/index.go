@@ -17,8 +17,11 @@ type Backlog struct {
 	Tenant string
 	Thread string
 	Reader *string
-	After  int64
-	Limit  int
+	// ReaderPersona, with Reader, also leaves out the messages of personas
+	// other than this one (empty: those of any persona).
+	ReaderPersona string
+	After         int64
+	Limit         int
 }
 
 // Pending is a message without a vector: its sequence number in the store

@@ -20,9 +20,9 @@ const insertRows = 100
 
 const (
 	insertCols = `tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content,
-		attachments, dates, created_at, tokens, search_text, search_dates`
-	insertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	nInsertCols  = 16
+		attachments, dates, created_at, tokens, search_text, search_dates, persona_id`
+	insertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	nInsertCols  = 17
 )
 
 func insertSQL(rows int) string {
@@ -30,8 +30,8 @@ func insertSQL(rows int) string {
 }
 
 // msgKey names a message within a tenant: a thread, the namespace of its
-// user (empty for shared messages) and its id.
-type msgKey struct{ thread, user, id string }
+// user (empty for shared messages) and persona (empty: none) and its id.
+type msgKey struct{ thread, user, persona, id string }
 
 // errTaken reports that a message id to insert is stored already.
 var errTaken = errors.New("message id taken")
@@ -82,7 +82,7 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 	fresh := make(map[msgKey]bool, len(msgs))
 	for i, nm := range msgs {
 		m := nm.Message
-		k := msgKey{m.ThreadID, m.UserID, m.ID}
+		k := msgKey{m.ThreadID, m.UserID, m.PersonaID, m.ID}
 		if taken[k] || fresh[k] {
 			if !lookup {
 				return nil, nil, errTaken
@@ -102,7 +102,7 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 	for _, i := range again {
 		m := msgs[i].Message
 		var err error
-		if existing[i], err = t.message(ctx, tenant, msgKey{m.ThreadID, m.UserID, m.ID}); err != nil {
+		if existing[i], err = t.message(ctx, tenant, msgKey{m.ThreadID, m.UserID, m.PersonaID, m.ID}); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -124,9 +124,10 @@ type appender struct {
 
 // threadView is a thread as one user's messages see it: the user's own
 // messages and the shared ones (no user), or, for the shared ones, only
-// those. A message's derived session is decided within its view, so that
-// no one's session ids depend on messages they cannot read.
-type threadView struct{ thread, user string }
+// those; and of those, the persona's and the global ones (no persona). A
+// message's derived session is decided within its view, so that no one's
+// session ids depend on messages they cannot read.
+type threadView struct{ thread, user, persona string }
 
 // viewState is the last message of a view during an append. autos counts
 // the derived sessions the view's user started, once counted is set.
@@ -144,19 +145,21 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if err != nil {
 		return err
 	}
-	v, err := a.view(ctx, threadView{m.ThreadID, m.UserID})
+	view := threadView{m.ThreadID, m.UserID, m.PersonaID}
+	v, err := a.view(ctx, view)
 	if err != nil {
 		return err
 	}
 	session := m.SessionID
 	if session == "" {
 		if session = v.session; session == "" || m.CreatedAt.Sub(v.last) > a.gap {
-			n, err := a.nextAuto(ctx, threadView{m.ThreadID, m.UserID}, v)
+			n, err := a.nextAuto(ctx, view, v)
 			if err != nil {
 				return err
 			}
-			session = autoPrefix(m.UserID) + strconv.Itoa(n)
+			session = autoPrefix(m.UserID, m.PersonaID) + strconv.Itoa(n)
 		}
+		m.SessionID = session // the engine keeps session records by it
 	}
 	attach, err := nullJSON(m.Attachments, len(m.Attachments) == 0)
 	if err != nil {
@@ -176,12 +179,12 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 		search = nm.Search
 	}
 	a.args = append(a.args, a.tenant, m.ThreadID, m.ID, pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
-		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search)
+		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search, m.PersonaID)
 	a.threads[m.ThreadID] = pos + 1
 	// Every loaded view that holds m moves on: its own user's, and all of
 	// the thread's for a shared message.
 	for k, w := range a.views {
-		if k.thread == m.ThreadID && (m.UserID == "" || k.user == m.UserID) {
+		if k.thread == m.ThreadID && (m.UserID == "" || k.user == m.UserID) && (m.PersonaID == "" || k.persona == m.PersonaID) {
 			w.session = session
 			if m.CreatedAt.After(w.last) {
 				w.last = m.CreatedAt
@@ -196,12 +199,17 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 
 // autoPrefix is the prefix of the sessions derived for a user's messages:
 // "auto-" for shared ones, "auto-USER-" for a user's own, so that a user's
-// sessions and the shared ones, numbered apart, never share a name.
-func autoPrefix(user string) string {
-	if user == "" {
-		return "auto-"
+// sessions and the shared ones, numbered apart, never share a name; a
+// persona's add "@PERSONA-".
+func autoPrefix(user, persona string) string {
+	p := "auto-"
+	if user != "" {
+		p += user + "-"
 	}
-	return "auto-" + user + "-"
+	if persona != "" {
+		p += "@" + persona + "-"
+	}
+	return p
 }
 
 // flush inserts the queued rows.
@@ -241,8 +249,8 @@ func (a *appender) view(ctx context.Context, k threadView) (*viewState, error) {
 	v := &viewState{}
 	var last int64
 	err := a.t.tx.QueryRowContext(ctx, `SELECT session_id, created_at FROM messages
-		WHERE tenant_id = ? AND thread_id = ? AND user_id IN ('', ?) ORDER BY pos DESC LIMIT 1`,
-		a.tenant, k.thread, k.user).Scan(&v.session, &last)
+		WHERE tenant_id = ? AND thread_id = ? AND user_id IN ('', ?) AND persona_id IN ('', ?) ORDER BY pos DESC LIMIT 1`,
+		a.tenant, k.thread, k.user, k.persona).Scan(&v.session, &last)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		v.counted = true // an empty view has no sessions
@@ -262,10 +270,10 @@ func (a *appender) nextAuto(ctx context.Context, k threadView, v *viewState) (in
 		if err := a.flush(ctx); err != nil {
 			return 0, err
 		}
-		prefix := autoPrefix(k.user)
+		prefix := autoPrefix(k.user, k.persona)
 		if err := a.t.tx.QueryRowContext(ctx, `SELECT count(DISTINCT session_id) FROM messages
-			WHERE tenant_id = ? AND thread_id = ? AND user_id = ? AND substr(session_id, 1, ?) = ?`,
-			a.tenant, k.thread, k.user, len(prefix), prefix).Scan(&v.autos); err != nil {
+			WHERE tenant_id = ? AND thread_id = ? AND user_id = ? AND persona_id = ? AND substr(session_id, 1, ?) = ?`,
+			a.tenant, k.thread, k.user, k.persona, len(prefix), prefix).Scan(&v.autos); err != nil {
 			return 0, err
 		}
 		v.counted = true
@@ -319,18 +327,18 @@ func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[
 		for len(all) > 0 {
 			part := all[:min(perQuery, len(all))]
 			all = all[len(part):]
-			rows, err := a.t.tx.QueryContext(ctx, `SELECT user_id, id FROM messages WHERE tenant_id = ? AND thread_id = ? AND id IN (?`+
+			rows, err := a.t.tx.QueryContext(ctx, `SELECT user_id, persona_id, id FROM messages WHERE tenant_id = ? AND thread_id = ? AND id IN (?`+
 				strings.Repeat(", ?", len(part)-1)+`)`, append([]any{a.tenant, thread}, part...)...)
 			if err != nil {
 				return nil, err
 			}
 			for rows.Next() {
-				var user, id string
-				if err := rows.Scan(&user, &id); err != nil {
+				var user, persona, id string
+				if err := rows.Scan(&user, &persona, &id); err != nil {
 					rows.Close()
 					return nil, err
 				}
-				taken[msgKey{thread, user, id}] = true
+				taken[msgKey{thread, user, persona, id}] = true
 			}
 			err = rows.Err()
 			rows.Close()
@@ -345,7 +353,7 @@ func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[
 // message reads the stored message k names.
 func (t *writeTx) message(ctx context.Context, tenant string, k msgKey) (tenure.Message, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m
-		WHERE m.tenant_id = ? AND m.thread_id = ? AND m.user_id = ? AND m.id = ?`, tenant, k.thread, k.user, k.id)
+		WHERE m.tenant_id = ? AND m.thread_id = ? AND m.user_id = ? AND m.persona_id = ? AND m.id = ?`, tenant, k.thread, k.user, k.persona, k.id)
 	if err != nil {
 		return tenure.Message{}, err
 	}

@@ -170,7 +170,7 @@ func (b *backend) History(ctx context.Context, tenant, key string) ([]tenure.Obj
 			if err := json.Unmarshal([]byte(audience.String), &a); err != nil {
 				return nil, nil, fmt.Errorf("decode tombstone %s audience: %w", t.ObjectID, err)
 			}
-			t.Audience = &tenure.Object{TenantID: tenant, UserID: a.UserID, SecurityClassification: a.Classification,
+			t.Audience = &tenure.Object{TenantID: tenant, UserID: a.UserID, PersonaID: a.PersonaID, SecurityClassification: a.Classification,
 				PermissionScope: a.PermissionScope}
 		}
 		tombs = append(tombs, t)
@@ -423,11 +423,11 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 		always = 1
 	}
 	res, err := t.tx.ExecContext(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
-		session_id, user_id, project_id, task_id, sandbox_id, class_rank, always,
+		session_id, user_id, project_id, task_id, sandbox_id, class_rank, always, memory_rank,
 		valid_from, valid_until, has_decay, tx_start, tx_end, body)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
 		o.TenantID, o.ObjectID, o.Version, o.Key, o.Layer, o.ObjectType, o.Scope, o.Status,
-		o.SessionID, o.UserID, o.ProjectID, o.TaskID, sandbox, o.SecurityClassification.Rank(), always,
+		o.SessionID, o.UserID, o.ProjectID, o.TaskID, sandbox, o.SecurityClassification.Rank(), always, o.FoundationRank(),
 		nanos(o.ValidFrom), nullNanos(o.ValidUntil), hasDecay, nanos(o.TxStart), string(body))
 	if err != nil {
 		return fmt.Errorf("insert object %s v%d: %w", o.ObjectID, o.Version, err)
@@ -487,6 +487,7 @@ func (t *writeTx) Touch(ctx context.Context, o *tenure.Object) error {
 // tombstoneAudience is what tombstones.audience holds (see migration 0009).
 type tombstoneAudience struct {
 	UserID          string                 `json:"user_id,omitempty"`
+	PersonaID       string                 `json:"persona_id,omitempty"`
 	Classification  tenure.Classification  `json:"security_classification"`
 	PermissionScope tenure.PermissionScope `json:"permission_scope"`
 }
@@ -494,7 +495,7 @@ type tombstoneAudience struct {
 func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone) error {
 	var audience any
 	if a := tb.Audience; a != nil {
-		b, err := json.Marshal(tombstoneAudience{UserID: a.UserID, Classification: a.SecurityClassification, PermissionScope: a.PermissionScope})
+		b, err := json.Marshal(tombstoneAudience{UserID: a.UserID, PersonaID: a.PersonaID, Classification: a.SecurityClassification, PermissionScope: a.PermissionScope})
 		if err != nil {
 			return err
 		}

@@ -77,6 +77,14 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 			return nil, err
 		}
 	}
+	if f.Foundation > 0 {
+		// Foundation memories: pinned, then importance 3, newest first.
+		if err := add(firstKept(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects o
+			WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.memory_rank > 0 AND `+scope+` ORDER BY o.memory_rank DESC, o.seq DESC LIMIT ?`,
+			append([]any{tenant}, sargs...), f.Foundation, keep)); err != nil {
+			return nil, err
+		}
+	}
 	if f.Recent > 0 {
 		if err := add(firstKept(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects o
 			WHERE o.tenant_id = ? AND o.tx_end IS NULL AND `+scope+` ORDER BY o.seq DESC LIMIT ?`,

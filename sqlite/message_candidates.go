@@ -19,7 +19,7 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 	if err != nil {
 		return nil, err
 	}
-	args := []any{tenant, f.UserID, f.ProjectID}
+	args := []any{tenant, f.UserID, f.PersonaID, f.ProjectID}
 	if f.Before != nil {
 		args = append(args, f.Before.UnixNano())
 	}
@@ -31,7 +31,7 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 		args = append(args, string(threads))
 	}
 	scope := func(alias string) string { return candidateScope(alias, f.Before != nil, f.Threads != nil) }
-	view := &threadViews{db: db, tenant: tenant, user: f.UserID, hidden: map[string][]int64{}}
+	view := &threadViews{db: db, tenant: tenant, user: f.UserID, persona: f.PersonaID, hidden: map[string][]int64{}}
 	var out []tenure.ScoredMessage
 	if len(f.Words) > 0 && f.Limit > 0 {
 		if err := b.searchable(ctx); err != nil {
@@ -289,24 +289,29 @@ func step(pos, n int64, hidden []int64) int64 {
 }
 
 // threadViews finds, once per thread, the positions of the turns a user
-// cannot read: other users' (everything but its own and the shared ones).
+// cannot read: other users' (everything but its own and the shared ones)
+// and other personas' (everything but its persona's and the global ones).
 type threadViews struct {
-	db     *sql.DB
-	tenant string
-	user   string
-	hidden map[string][]int64
+	db      *sql.DB
+	tenant  string
+	user    string
+	persona string
+	hidden  map[string][]int64
 }
 
 // of returns the sorted positions of the thread's turns outside the view.
 // It costs two probes of the (tenant, thread, user, id) index, empty in
-// the common case: the users before this one and those after.
+// the common case: the users before this one and those after, and two of
+// the (partial) persona index, empty unless personas are used.
 func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 	if h, ok := v.hidden[thread]; ok {
 		return h, nil
 	}
 	rows, err := v.db.QueryContext(ctx, `SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND user_id > '' AND user_id < ?
-		UNION ALL SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND user_id > ?`,
-		v.tenant, thread, v.user, v.tenant, thread, v.user)
+		UNION ALL SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND user_id > ?
+		UNION ALL SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND persona_id <> '' AND persona_id < ?
+		UNION ALL SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND persona_id <> '' AND persona_id > ?`,
+		v.tenant, thread, v.user, v.tenant, thread, v.user, v.tenant, thread, v.persona, v.tenant, thread, v.persona)
 	if err != nil {
 		return nil, err
 	}
@@ -320,6 +325,7 @@ func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 		hidden = append(hidden, pos)
 	}
 	slices.Sort(hidden)
+	hidden = slices.Compact(hidden) // another user's turn may be another persona's too
 	v.hidden[thread] = hidden
 	return hidden, rows.Err()
 }
@@ -328,11 +334,11 @@ func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 // keeps a principal's candidates: the tenant, the user's and the project's
 // (or shared) messages, with before those created before a time, and with
 // threads those of the threads listed (a JSON array). Its arguments are
-// tenant, user, project, the time and the threads.
+// tenant, user, persona, project, the time and the threads.
 func candidateScope(alias string, before, threads bool) string {
 	a := alias
 	s := a + `.tenant_id = ? AND (` + a + `.user_id = '' OR ` + a + `.user_id = ?) AND (` +
-		a + `.project_id = '' OR ` + a + `.project_id = ?)`
+		a + `.persona_id = '' OR ` + a + `.persona_id = ?) AND (` + a + `.project_id = '' OR ` + a + `.project_id = ?)`
 	if before {
 		s += ` AND ` + alias + `.created_at < ?`
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 const messageCols = `m.seq, m.pos, m.thread_id, m.id, m.session_id, m.user_id, m.project_id, m.role, m.speaker, m.content,
-	m.attachments, m.dates, m.created_at, m.tokens`
+	m.attachments, m.dates, m.created_at, m.tokens, m.persona_id`
 
 // scanMessages decodes rows of messageCols, plus a score column when
 // scored is set.
@@ -37,7 +37,7 @@ func scanRows(rows *sql.Rows, tenant string, extra func(*tenure.ScoredMessage) [
 	// One set of destinations for every row: a candidate query reads
 	// hundreds, and a fresh slice per row was a tenth of its allocations.
 	dst := []any{&sm.Seq, &sm.Pos, &sm.ThreadID, &sm.ID, &sm.SessionID, &sm.UserID, &sm.ProjectID, &sm.Role, &sm.Speaker,
-		&sm.Content, &attach, &date, &created, &sm.Tokens}
+		&sm.Content, &attach, &date, &created, &sm.Tokens, &sm.PersonaID}
 	if extra != nil {
 		dst = append(dst, extra(&sm)...)
 	}
@@ -77,8 +77,8 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 		return nil, err
 	}
 	q := `SELECT ` + messageCols + ` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ?
-		AND (m.user_id = '' OR m.user_id = ?) AND (? OR m.project_id = '' OR m.project_id = ?)`
-	args := []any{tenant, f.ThreadID, f.UserID, f.AnyProject, f.ProjectID}
+		AND (m.user_id = '' OR m.user_id = ?) AND (m.persona_id = '' OR m.persona_id = ?) AND (? OR m.project_id = '' OR m.project_id = ?)`
+	args := []any{tenant, f.ThreadID, f.UserID, f.PersonaID, f.AnyProject, f.ProjectID}
 	if f.AfterTime != nil {
 		q += ` AND m.created_at > ?`
 		args = append(args, f.AfterTime.UnixNano())
@@ -88,7 +88,8 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 		// then a shared one; another user's is not found.
 		var at, pos int64
 		err := db.QueryRowContext(ctx, `SELECT created_at, pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND id = ?
-			AND user_id IN ('', ?) ORDER BY user_id = '' LIMIT 1`, tenant, f.ThreadID, f.AfterID, f.UserID).Scan(&at, &pos)
+			AND user_id IN ('', ?) AND persona_id IN ('', ?) ORDER BY user_id = '', persona_id = '' LIMIT 1`,
+			tenant, f.ThreadID, f.AfterID, f.UserID, f.PersonaID).Scan(&at, &pos)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, tenure.Errorf(tenure.CodeNotFound, "after_id", "no message %q in thread %q", f.AfterID, f.ThreadID)
 		}
@@ -112,8 +113,8 @@ func (b *backend) Threads(ctx context.Context, tenant string, f engine.MessageLi
 		return nil, err
 	}
 	rows, err := db.QueryContext(ctx, `SELECT m.thread_id, count(*), min(m.created_at), max(m.created_at) FROM messages m
-		WHERE m.tenant_id = ? AND (m.user_id = '' OR m.user_id = ?) AND (? OR m.project_id = '' OR m.project_id = ?)
-		GROUP BY m.thread_id ORDER BY max(m.created_at) DESC, m.thread_id LIMIT ?`, tenant, f.UserID, f.AnyProject, f.ProjectID, f.Limit)
+		WHERE m.tenant_id = ? AND (m.user_id = '' OR m.user_id = ?) AND m.persona_id IN ('', ?) AND (? OR m.project_id = '' OR m.project_id = ?)
+		GROUP BY m.thread_id ORDER BY max(m.created_at) DESC, m.thread_id LIMIT ?`, tenant, f.UserID, f.PersonaID, f.AnyProject, f.ProjectID, f.Limit)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,9 @@ type Options struct {
 	BusyTimeout time.Duration
 	// State configures structured-state extraction.
 	State engine.StateOptions
+	// SessionGap closes a session after this much inactivity (default
+	// engine.DefaultSessionGap, 30 minutes; see engine.Options).
+	SessionGap time.Duration
 	// MaxContentBytes bounds stored content and values (see
 	// engine.Options.MaxContentBytes; default tenure.MaxContentLen).
 	MaxContentBytes int
@@ -78,7 +81,7 @@ func New(path string, opt Options) *Store {
 	}
 	s := &Store{path: path, opt: opt, vectors: newVectorCache(opt.VectorCache)}
 	s.Engine = engine.New((*backend)(s), engine.Options{Now: opt.Now, NewID: opt.NewID, Hierarchy: opt.Hierarchy, Logger: opt.Logger,
-		State: opt.State, MaxContentBytes: opt.MaxContentBytes, Embedding: opt.Embedding})
+		State: opt.State, MaxContentBytes: opt.MaxContentBytes, Embedding: opt.Embedding, SessionGap: opt.SessionGap})
 	return s
 }
 

@@ -37,8 +37,8 @@ func backlogWhere(b semantic.Backlog) (string, []any) {
 		}
 	}
 	if b.Reader != nil {
-		where += ` AND (m.user_id = '' OR m.user_id = ?)`
-		args = append(args, *b.Reader)
+		where += ` AND (m.user_id = '' OR m.user_id = ?) AND (m.persona_id = '' OR m.persona_id = ?)`
+		args = append(args, *b.Reader, b.ReaderPersona)
 	}
 	return where, args
 }
@@ -169,7 +169,7 @@ func (b *backend) NearestMessages(ctx context.Context, tenant string, f engine.N
 	if err != nil {
 		return nil, nil, err
 	}
-	args := []any{tenant, f.UserID, f.ProjectID}
+	args := []any{tenant, f.UserID, f.PersonaID, f.ProjectID}
 	if f.Before != nil {
 		args = append(args, f.Before.UnixNano())
 	}
@@ -231,7 +231,7 @@ func (b *backend) NearestMessages(ctx context.Context, tenant string, f engine.N
 	for i, h := range all {
 		near[h.seq] = i + 1
 	}
-	view := &threadViews{db: db, tenant: tenant, user: f.UserID, hidden: map[string][]int64{}}
+	view := &threadViews{db: db, tenant: tenant, user: f.UserID, persona: f.PersonaID, hidden: map[string][]int64{}}
 	out, err := b.near(ctx, tenant, engine.MessageCandidateFilter{Neighbors: f.Neighbors, WideMatches: f.WideMatches}, all, view, scope, args)
 	if err != nil {
 		return nil, nil, err

@@ -33,6 +33,8 @@ func RunMessages(t *testing.T, f MessageFactory) {
 	t.Run("InvalidAllOrNothing", func(t *testing.T) { testMessagesInvalid(t, f) })
 	t.Run("Isolation", func(t *testing.T) { testMessageIsolation(t, f) })
 	t.Run("Namespaces", func(t *testing.T) { testMessageNamespaces(t, f) })
+	t.Run("Personas", func(t *testing.T) { testPersonas(t, f) })
+	t.Run("PersonaThreads", func(t *testing.T) { testPersonaThreads(t, f) })
 	t.Run("Candidates", func(t *testing.T) { testMessageCandidates(t, f) })
 	t.Run("WideMatches", func(t *testing.T) { testWideMatches(t, f) })
 	t.Run("Watermark", func(t *testing.T) { testWatermark(t, f) })

@@ -419,11 +419,11 @@ func testStateFacts(t *testing.T, f StateFactory) {
 	}
 	e.append(employee, msg("th", "m2", "Eve", "I moved to Denver", at(1)))
 	e.extract(employee, "th", fact("Denver", "m2"))
-	o, err := e.s.CurrentValue(e.ctx, employee, "profile/eve/lives_in", tenure.Read{})
+	o, err := e.s.CurrentValue(e.ctx, employee, "profile|person|eve|fact:lives_in", tenure.Read{})
 	if err != nil || o.Content != "Eve lives in Denver" {
 		t.Errorf("current value = %q, %v; want the later fact", o.Content, err)
 	}
-	h, err := e.s.History(e.ctx, employee, "profile/eve/lives_in", tenure.Scope{})
+	h, err := e.s.History(e.ctx, employee, "profile|person|eve|fact:lives_in", tenure.Scope{})
 	var said []string
 	for _, v := range h.Versions {
 		if !slices.Contains(said, v.Content) {

@@ -12,6 +12,7 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/entity"
 	tenurehttp "github.com/tenure-dev/tenure/http"
+	"github.com/tenure-dev/tenure/memory"
 	"github.com/tenure-dev/tenure/snapshot"
 	"github.com/tenure-dev/tenure/sqlite"
 )
@@ -52,6 +53,7 @@ func (c *common) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.clearance, "clearance", "", "principal's clearance `level`")
 	fs.StringVar(&c.roles, "roles", "", "principal's `roles`, comma-separated")
 	fs.StringVar(&c.permissions, "permissions", "", "principal's `permissions`, comma-separated")
+	fs.StringVar(&c.persona, "persona", "", "the `persona` the principal acts as (with --server, for a key bound to none)")
 	fs.StringVar(&c.project, "project", "", "project `id` of the scope")
 	fs.StringVar(&c.session, "session", "", "session `id` of the scope")
 	fs.StringVar(&c.task, "task-id", "", "task `id` of the scope")
@@ -129,6 +131,7 @@ type backend interface {
 	entity.Registry
 	Expand(ctx context.Context, p tenure.Principal, r tenure.ExpandRequest) (tenure.Expansion, error)
 	Compile(ctx context.Context, req compile.Request) (compile.Envelope, compile.Trace, error)
+	tenure.SessionStore
 }
 
 var (
@@ -166,6 +169,13 @@ func (c *common) withBackendOptions(ctx context.Context, sopt sqlite.Options, co
 	server := c.serverURL()
 	if server == "" {
 		return c.withStoreOptions(ctx, sopt, func(st *dbStore) error {
+			// A local compile records the memories it used before the
+			// store closes.
+			uses := memory.NewUseTracker(st, memory.UseTrackerOptions{})
+			defer uses.Close()
+			if copt.Uses == nil {
+				copt.Uses = uses
+			}
 			return fn(localBackend{dbStore: st, compiler: compile.New(st, copt)})
 		})
 	}
@@ -181,7 +191,7 @@ func (c *common) client(server string) *tenurehttp.Client {
 	if key == "" {
 		key = envKey()
 	}
-	return tenurehttp.NewClient(server, key, tenurehttp.ClientOptions{})
+	return tenurehttp.NewClient(server, key, tenurehttp.ClientOptions{Persona: c.persona})
 }
 
 // checkRemote refuses flags that mean nothing with --server: the server
@@ -310,6 +320,7 @@ type principalFlags struct {
 	principalFile                      string
 	tenant, user, authority, clearance string
 	roles, permissions                 string
+	persona                            string
 }
 
 // set reports whether the flag name was given.
@@ -346,6 +357,8 @@ func (c *principalFlags) overlayPrincipal(p tenure.Principal, extra func(name st
 			p.Roles = splitList(c.roles)
 		case "permissions":
 			p.Permissions = splitList(c.permissions)
+		case "persona":
+			p.PersonaID = c.persona
 		default:
 			if extra != nil {
 				extra(f.Name, &p)

@@ -52,6 +52,7 @@ func (c *keysCmd) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.userName, "user-name", "", "create: the principal's display `name`")
 	fs.StringVar(&c.org, "organization", "", "create: the principal's `organization`")
 	fs.StringVar(&c.department, "department", "", "create: the principal's `department`")
+	fs.StringVar(&c.persona, "persona", "", "create: bind the key to a `persona`: it reads that persona's memories, commitments and messages and the global ones, and acts as no other")
 }
 
 // principal builds the new key's principal from the store's defaults, the

@@ -13,6 +13,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/mcp"
+	"github.com/tenure-dev/tenure/memory"
 	"github.com/tenure-dev/tenure/sqlite"
 )
 
@@ -75,8 +76,11 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *dbStore) error {
+		uses := memory.NewUseTracker(st, memory.UseTrackerOptions{Logger: log})
+		uses.Start()
+		defer uses.Close()
 		opt := mcp.Options{Principal: p, Scope: s, DefaultBudget: c.budget, Logger: log,
-			Compiler: compile.New(st, c.embed.compileOptions(compile.Options{Logger: log}))}
+			Compiler: compile.New(st, c.embed.compileOptions(compile.Options{Logger: log, Uses: uses}))}
 		if c.digest {
 			opt.AfterAppend = func(ctx context.Context, p tenure.Principal, msgs []tenure.Message) {
 				for _, d := range digestThreads(ctx, st, p, threadsOf(msgs), nil) {

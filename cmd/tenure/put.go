@@ -83,12 +83,13 @@ func (c *putCmd) input(stdin io.Reader) (string, []byte, error) {
 	return c.file, data, err
 }
 
-// fillScope puts an object in the command's scope unless it names its own.
+// fillScope puts an object in the command's scope unless it names its own;
+// with --persona the object is that persona's (read by no other).
 func (c *putCmd) fillScope(o *tenure.Object) {
 	for _, f := range []struct {
 		dst *string
 		v   string
-	}{{&o.ProjectID, c.project}, {&o.SessionID, c.session}, {&o.TaskID, c.task}, {&o.ScopeID, c.scopeID}} {
+	}{{&o.ProjectID, c.project}, {&o.SessionID, c.session}, {&o.TaskID, c.task}, {&o.ScopeID, c.scopeID}, {&o.PersonaID, c.persona}} {
 		if *f.dst == "" {
 			*f.dst = f.v
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/tenure-dev/tenure/extract"
 	tenurehttp "github.com/tenure-dev/tenure/http"
 	"github.com/tenure-dev/tenure/mcp"
+	"github.com/tenure-dev/tenure/memory"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/summarize"
 	"github.com/tenure-dev/tenure/web"
@@ -63,7 +64,8 @@ Limits: a request body over --max-body, a compile input over its
 with 413 too_large naming the field, and nothing is written. Past
 --max-concurrent-compiles compilations (/v1/compile and MCP compile_context
 and recall together) or --max-concurrent-extractions POST /v1/extract calls,
-a call is refused at once with 503 unavailable and Retry-After. Sizes take a
+up to four times the cap of calls wait up to --queue-wait for a slot; a call
+past that is refused with 503 unavailable and Retry-After. Sizes take a
 unit: 512KiB, 10MiB, 1GiB.
 
 /metrics counts every tenant's requests: it needs an API key holding the
@@ -94,6 +96,7 @@ type serveCmd struct {
 type serveLimits struct {
 	body, query, document, message, content byteSize
 	compiles, extractions                   int
+	queueWait                               time.Duration
 }
 
 // define declares the limit flags with their defaults.
@@ -110,6 +113,7 @@ func (l *serveLimits) define(fs *flag.FlagSet) {
 	fs.Var(&l.content, "max-content-bytes", "largest `size` of a stored object's content and value and of an appended message's content")
 	fs.IntVar(&l.compiles, "max-concurrent-compiles", admit.DefaultCapacity(), "run at most `n` compilations at once, HTTP and MCP together, twice GOMAXPROCS by default")
 	fs.IntVar(&l.extractions, "max-concurrent-extractions", admit.DefaultCapacity(), "run at most `n` POST /v1/extract digests at once, twice GOMAXPROCS by default")
+	fs.DurationVar(&l.queueWait, "queue-wait", time.Second, "past a concurrency cap, up to four times the cap of calls wait at most this `duration` for a slot before 503 (0: refuse at once)")
 }
 
 // check names the first limit out of range.
@@ -120,7 +124,8 @@ func (l *serveLimits) check() error {
 	}{{"--max-body", l.body.n > 0 && l.body.n <= 4<<30}, {"--max-query-bytes", l.query.n > 0 && l.query.n <= 1<<30},
 		{"--max-document-bytes", l.document.n > 0 && l.document.n <= 1<<30}, {"--max-message-bytes", l.message.n > 0 && l.message.n <= 1<<30},
 		{"--max-content-bytes", l.content.n > 0 && l.content.n <= 1<<30},
-		{"--max-concurrent-compiles", l.compiles > 0 && l.compiles <= 4096}, {"--max-concurrent-extractions", l.extractions > 0 && l.extractions <= 4096}} {
+		{"--max-concurrent-compiles", l.compiles > 0 && l.compiles <= 4096}, {"--max-concurrent-extractions", l.extractions > 0 && l.extractions <= 4096},
+		{"--queue-wait", l.queueWait >= 0 && l.queueWait <= time.Minute}} {
 		if !f.ok {
 			return tenure.Errorf(tenure.CodeInvalid, f.name, "out of range")
 		}
@@ -218,9 +223,14 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if err := bootstrapKey(ctx, st, sio.err); err != nil {
 		return err
 	}
+	// Compilations report the memories they include; their use counts
+	// are written in batches, off the compilations' path.
+	uses := memory.NewUseTracker(st, memory.UseTrackerOptions{Logger: log})
+	uses.Start()
+	defer uses.Close()
 	// One compiler and one compile cap for the API and MCP.
-	comp := compile.New(st, c.embed.compileOptions(compile.Options{Logger: log, Limits: c.limits.compileLimits()}))
-	compiles := admit.New("compilations", c.limits.compiles)
+	comp := compile.New(st, c.embed.compileOptions(compile.Options{Logger: log, Limits: c.limits.compileLimits(), Uses: uses}))
+	compiles := admit.New("compilations", c.limits.compiles).WithQueue(4*c.limits.compiles, c.limits.queueWait)
 	// MCP appends digest like POST /v1/messages, through the server's
 	// background digester, and MCP compilations are recorded like POST
 	// /v1/compile's (traces at GET /v1/traces/{id}, compile metrics), once
@@ -250,7 +260,7 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		Ready:           ready,
 		Compiler:        comp,
 		Compiles:        compiles,
-		Extractions:     admit.New("extractions", c.limits.extractions),
+		Extractions:     admit.New("extractions", c.limits.extractions).WithQueue(4*c.limits.extractions, c.limits.queueWait),
 		Mounts:          map[string]http.Handler{mcpPath: mcpHandler(st, mcpOpt)},
 		MaxBodyBytes:    c.limits.body.n,
 		SeparateMetrics: mln != nil,

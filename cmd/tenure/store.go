@@ -65,7 +65,7 @@ func openStore(ctx context.Context, db string, opt sqlite.Options, pg *pgFlags) 
 		return &dbStore{Engine: st.Engine, storeAdmin: st}, nil
 	}
 	popt := postgres.Options{Now: opt.Now, NewID: opt.NewID, Hierarchy: opt.Hierarchy, Logger: opt.Logger, State: opt.State,
-		MaxContentBytes: opt.MaxContentBytes, Embedding: opt.Embedding, VectorCache: opt.VectorCache}
+		MaxContentBytes: opt.MaxContentBytes, Embedding: opt.Embedding, VectorCache: opt.VectorCache, SessionGap: opt.SessionGap}
 	if pg != nil {
 		popt.MaxConns, popt.ConnectRetry = pg.pool, pg.connectRetry
 		popt.StatementTimeout = pg.statementTimeout
