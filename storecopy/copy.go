@@ -42,9 +42,9 @@ type table struct {
 
 var tables = []table{
 	{name: "objects", source: `SELECT seq, tenant_id, object_id, version, key, layer, object_type, scope, status, session_id, user_id,
-		project_id, task_id, sandbox_id, class_rank, always, valid_from, valid_until, has_decay, tx_start, tx_end, body FROM objects ORDER BY seq`,
+		project_id, task_id, sandbox_id, class_rank, always, valid_from, valid_until, has_decay, tx_start, tx_end, body, memory_rank FROM objects ORDER BY seq`,
 		cols: []string{"seq", "tenant_id", "object_id", "version", "key", "layer", "object_type", "scope", "status", "session_id", "user_id",
-			"project_id", "task_id", "sandbox_id", "class_rank", "always", "valid_from", "valid_until", "has_decay", "tx_start", "tx_end", "body"},
+			"project_id", "task_id", "sandbox_id", "class_rank", "always", "valid_from", "valid_until", "has_decay", "tx_start", "tx_end", "body", "memory_rank"},
 		key: []string{"seq"}, bools: set("always", "has_decay"), identity: "seq",
 		deriveCols: []string{"search"},
 		derive: func(row []any) ([]any, error) {
@@ -63,9 +63,9 @@ var tables = []table{
 		cols: []string{"id", "tenant_id", "kind", "key", "slot", "object_ids", "reason", "created_at", "resolved_at", "resolved_by"},
 		key:  []string{"id"}, jsonb: set("object_ids")},
 	{name: "messages", source: `SELECT seq, tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content, attachments, dates,
-		created_at, tokens, search_text, search_dates FROM messages ORDER BY seq`,
+		created_at, tokens, search_text, search_dates, persona_id FROM messages ORDER BY seq`,
 		cols: []string{"seq", "tenant_id", "thread_id", "id", "pos", "session_id", "user_id", "project_id", "role", "speaker", "content",
-			"attachments", "dates", "created_at", "tokens", "search_text", "search_dates"}, key: []string{"seq"}, identity: "seq"},
+			"attachments", "dates", "created_at", "tokens", "search_text", "search_dates", "persona_id"}, key: []string{"seq"}, identity: "seq"},
 	{name: "watermarks", source: `SELECT tenant_id, thread_id, channel, last_created_at, last_message_id, updated_at FROM watermarks
 		ORDER BY tenant_id, thread_id, channel`,
 		cols: []string{"tenant_id", "thread_id", "channel", "last_created_at", "last_message_id", "updated_at"}, key: []string{"tenant_id", "thread_id", "channel"}},
@@ -93,6 +93,14 @@ var tables = []table{
 	{name: "message_vectors", source: `SELECT m.tenant_id, v.seq, v.model, v.embedding FROM message_vectors v JOIN messages m ON m.seq = v.seq
 		ORDER BY v.seq, v.model`,
 		cols: []string{"tenant_id", "seq", "model", "embedding"}, key: []string{"seq", "model"}},
+	{name: "sessions", source: `SELECT tenant_id, user_id, persona_id, thread_id, session_id, started_at, last_activity_at, ended_at,
+		turn_count, summary_key FROM sessions ORDER BY tenant_id, user_id, persona_id, thread_id, session_id`,
+		cols: []string{"tenant_id", "user_id", "persona_id", "thread_id", "session_id", "started_at", "last_activity_at", "ended_at",
+			"turn_count", "summary_key"}, key: []string{"tenant_id", "user_id", "persona_id", "thread_id", "session_id"}},
+	{name: "session_states", source: `SELECT tenant_id, user_id, persona_id, message_count, last_interaction, last_user_message, diagnostics
+		FROM session_states ORDER BY tenant_id, user_id, persona_id`,
+		cols: []string{"tenant_id", "user_id", "persona_id", "message_count", "last_interaction", "last_user_message", "diagnostics"},
+		key:  []string{"tenant_id", "user_id", "persona_id"}},
 }
 
 func set(names ...string) map[string]bool {

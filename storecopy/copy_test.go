@@ -59,6 +59,14 @@ func TestCopy(t *testing.T) {
 			CreatedAt: time.Date(2026, 1, 1, 9, i, 0, 0, time.UTC)})
 	}
 	must(src.AppendMessages(ctx, ada, msgs))
+	// A persona's turn under the same id, in its own namespace; a pinned
+	// memory (memory_rank).
+	coach := ada
+	coach.PersonaID = "coach"
+	must(src.AppendMessages(ctx, coach, []tenure.Message{{ThreadID: "t1", ID: "0", Role: "user", Content: "a word with the coach",
+		CreatedAt: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}}))
+	must(src.Put(ctx, ada, tenure.Object{Content: "Allergic to penicillin", Memory: &tenure.Memory{Kind: tenure.MemoryProfile,
+		Attribute: "allergic_to", Pinned: true}}))
 	if r := src.Digest(ctx, ada, "t1", extract.NewRules(extract.RulesOptions{}), summarize.NewExtractive(summarize.Options{}),
 		engine.SummaryOptions{}); r.Err() != nil {
 		t.Fatal(r.Err())
@@ -124,6 +132,30 @@ func TestCopy(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("history of %s after the copy (-sqlite +postgres):\n%s", key, diff)
+		}
+	}
+	for _, p := range []tenure.Principal{ada, coach} {
+		want, err := src.Messages(ctx, p, tenure.MessageFilter{ThreadID: "t1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pg.Messages(ctx, p, tenure.MessageFilter{ThreadID: "t1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" || len(want) != 30+len(p.PersonaID)/len("coach") {
+			t.Errorf("messages of %q after the copy: %d (-sqlite +postgres):\n%s", p.PersonaID, len(want), diff)
+		}
+		wantS, err := src.Sessions(ctx, p, tenure.SessionQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotS, err := pg.Sessions(ctx, p, tenure.SessionQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantS, gotS); diff != "" || len(wantS) == 0 {
+			t.Errorf("sessions of %q after the copy: %d (-sqlite +postgres):\n%s", p.PersonaID, len(wantS), diff)
 		}
 	}
 	wantRes, _ := src.Resolutions(ctx, ada, false)
