@@ -14,6 +14,8 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/internal/pgtest"
+	"github.com/tenure-dev/tenure/postgres"
 	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/summarize"
 )
@@ -43,18 +45,39 @@ func withPersona(p tenure.Principal, persona string) tenure.Principal {
 	return p
 }
 
-func openStore(t *testing.T, clk *testClock) *sqlite.Store {
+// opener opens an empty store with the clock and session gap (0: the
+// default).
+type opener func(t *testing.T, clk *testClock, gap time.Duration) *engine.Engine
+
+// eachStore runs fn on SQLite and on PostgreSQL (skipped without a
+// server; see internal/pgtest).
+func eachStore(t *testing.T, fn func(t *testing.T, openStore opener)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, openSQLite) })
+	t.Run("postgres", func(t *testing.T) { fn(t, openPostgres) })
+}
+
+func openSQLite(t *testing.T, clk *testClock, gap time.Duration) *engine.Engine {
 	t.Helper()
-	st := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: clk.Now})
+	st := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: clk.Now, SessionGap: gap})
 	if err := st.Open(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return st
+	return st.Engine
+}
+
+func openPostgres(t *testing.T, clk *testClock, gap time.Duration) *engine.Engine {
+	t.Helper()
+	st := postgres.New(pgtest.URL(t), postgres.Options{Now: clk.Now, SessionGap: gap})
+	if err := st.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st.Engine
 }
 
 // say appends a message of p at `at` and moves the clock there.
-func say(t *testing.T, st *sqlite.Store, clk *testClock, p tenure.Principal, thread, id, role, text string, at time.Time) {
+func say(t *testing.T, st *engine.Engine, clk *testClock, p tenure.Principal, thread, id, role, text string, at time.Time) {
 	t.Helper()
 	clk.Set(at)
 	if _, err := st.AppendMessages(t.Context(), p, []tenure.Message{{ThreadID: thread, ID: id, Role: role, Content: text, CreatedAt: at}}); err != nil {
@@ -62,7 +85,7 @@ func say(t *testing.T, st *sqlite.Store, clk *testClock, p tenure.Principal, thr
 	}
 }
 
-func sessionsOf(t *testing.T, st *sqlite.Store, p tenure.Principal, q tenure.SessionQuery) []tenure.Session {
+func sessionsOf(t *testing.T, st *engine.Engine, p tenure.Principal, q tenure.SessionQuery) []tenure.Session {
 	t.Helper()
 	out, err := st.Sessions(t.Context(), p, q)
 	if err != nil {
@@ -71,7 +94,7 @@ func sessionsOf(t *testing.T, st *sqlite.Store, p tenure.Principal, q tenure.Ses
 	return out
 }
 
-func stateOf(t *testing.T, st *sqlite.Store, p tenure.Principal) tenure.SessionState {
+func stateOf(t *testing.T, st *engine.Engine, p tenure.Principal) tenure.SessionState {
 	t.Helper()
 	s, err := st.SessionState(t.Context(), p)
 	if err != nil {
@@ -80,7 +103,7 @@ func stateOf(t *testing.T, st *sqlite.Store, p tenure.Principal) tenure.SessionS
 	return s
 }
 
-func compileText(t *testing.T, st *sqlite.Store, clk *testClock, req compile.Request) string {
+func compileText(t *testing.T, st *engine.Engine, clk *testClock, req compile.Request) string {
 	t.Helper()
 	// A second on: the store's transaction times may run a little ahead
 	// of a clock that stands still.
@@ -94,9 +117,11 @@ func compileText(t *testing.T, st *sqlite.Store, clk *testClock, req compile.Req
 
 // TestTimeline replays the state evolution timeline of the memory model
 // (spec: memory-model.md, "t=0 … t=n") with the persona "Coach".
-func TestTimeline(t *testing.T) {
+func TestTimeline(t *testing.T) { eachStore(t, testTimeline) }
+
+func testTimeline(t *testing.T, openStore opener) {
 	clk := &testClock{t: t0}
-	st := openStore(t, clk)
+	st := openStore(t, clk, 0)
 	ctx := t.Context()
 	sum := summarize.Fallback(nil, nil)
 	opt := engine.SummaryOptions{RollingEvery: 2}
@@ -253,9 +278,11 @@ func (failing) Rolling(context.Context, string, []tenure.Message) (string, error
 	return "", tenure.Errorf(tenure.CodeTimeout, "", "model too slow")
 }
 
-func TestSessionStateDiagnostics(t *testing.T) {
+func TestSessionStateDiagnostics(t *testing.T) { eachStore(t, testSessionStateDiagnostics) }
+
+func testSessionStateDiagnostics(t *testing.T, openStore opener) {
 	clk := &testClock{t: t0}
-	st := openStore(t, clk)
+	st := openStore(t, clk, 0)
 	ctx := t.Context()
 	for i := range 4 {
 		say(t, st, clk, coach, "c", fmt.Sprintf("m%d", i), "user", "hello there", t0.Add(time.Duration(i)*time.Minute))
@@ -283,13 +310,11 @@ func TestSessionStateDiagnostics(t *testing.T) {
 	}
 }
 
-func TestSessionsEndAndInactivity(t *testing.T) {
+func TestSessionsEndAndInactivity(t *testing.T) { eachStore(t, testSessionsEndAndInactivity) }
+
+func testSessionsEndAndInactivity(t *testing.T, openStore opener) {
 	clk := &testClock{t: t0}
-	st := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{Now: clk.Now, SessionGap: 10 * time.Minute})
-	if err := st.Open(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t, clk, 10*time.Minute)
 	say(t, st, clk, sam, "a", "m1", "user", "one", t0)
 	say(t, st, clk, sam, "a", "m2", "user", "two", t0.Add(11*time.Minute))
 	ss := sessionsOf(t, st, sam, tenure.SessionQuery{})
@@ -321,9 +346,11 @@ func TestSessionsEndAndInactivity(t *testing.T) {
 
 // TestPersonaTable checks each row of the spec's global-vs-persona table
 // (memory-model.md, "Global vs Persona-Scoped").
-func TestPersonaTable(t *testing.T) {
+func TestPersonaTable(t *testing.T) { eachStore(t, testPersonaTable) }
+
+func testPersonaTable(t *testing.T, openStore opener) {
 	clk := &testClock{t: t0}
-	st := openStore(t, clk)
+	st := openStore(t, clk, 0)
 	ctx := t.Context()
 	mustPut := func(p tenure.Principal, o tenure.Object) tenure.Object {
 		t.Helper()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/retrieve"
 	"github.com/tenure-dev/tenure/semantic"
-	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/tokenizer"
 )
 
@@ -34,6 +32,8 @@ type LMEOptions struct {
 	// systems find turns by meaning too; LexicalSystem runs beside them
 	// without.
 	Embedding *semantic.Model
+	// Open opens the stores (default: SQLite files in TempDir).
+	Open Opener
 }
 
 // LMEReport holds a LongMemEval run's results.
@@ -202,8 +202,8 @@ func runQuestion(ctx context.Context, q Question, opt LMEOptions, variants []Var
 		return err
 	}
 	defer os.RemoveAll(dir)
-	store := sqlite.New(filepath.Join(dir, "tenure.db"), sqlite.Options{Embedding: opt.Embedding})
-	if err := store.Open(ctx); err != nil {
+	store, err := opener(opt.Open, dir)(ctx, "longmemeval-"+q.ID, opt.Embedding)
+	if err != nil {
 		return err
 	}
 	defer store.Close()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/extract"
 	"github.com/tenure-dev/tenure/semantic"
-	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/tokenizer"
 )
 
@@ -38,6 +36,8 @@ type Options struct {
 	// Tenure systems find them by meaning too; LexicalSystem runs beside
 	// them without.
 	Embedding *semantic.Model
+	// Open opens the stores (default: SQLite files in TempDir).
+	Open Opener
 }
 
 // StateSystem is the name of the system with structured state.
@@ -236,7 +236,8 @@ func runConversation(ctx context.Context, conv Conversation, opt Options, varian
 	}
 	defer os.RemoveAll(dir)
 	msgs := conv.Messages()
-	store, ingest, err := openConversation(ctx, filepath.Join(dir, "tenure.db"), msgs, opt.Embedding)
+	open := opener(opt.Open, dir)
+	store, ingest, err := openConversation(ctx, open, "locomo-"+conv.ID, msgs, opt.Embedding)
 	if err != nil {
 		return err
 	}
@@ -258,7 +259,7 @@ func runConversation(ctx context.Context, conv Conversation, opt Options, varian
 			Vectors: rep.Vectors})
 	}
 	if opt.Extractor != nil {
-		st, err := withState(ctx, filepath.Join(dir, "state.db"), conv, msgs, opt.Extractor, rep.Extraction)
+		st, err := withState(ctx, open, "locomo-state-"+conv.ID, conv, msgs, opt.Extractor, rep.Extraction)
 		if err != nil {
 			return err
 		}
@@ -322,9 +323,9 @@ func percentiles(xs []float64) Percentiles {
 
 // openConversation opens a fresh store and ingests msgs, timing the
 // ingestion.
-func openConversation(ctx context.Context, path string, msgs []tenure.Message, m *semantic.Model) (*sqlite.Store, time.Duration, error) {
-	store := sqlite.New(path, sqlite.Options{Embedding: m})
-	if err := store.Open(ctx); err != nil {
+func openConversation(ctx context.Context, open Opener, name string, msgs []tenure.Message, m *semantic.Model) (*Store, time.Duration, error) {
+	store, err := open(ctx, name, m)
+	if err != nil {
 		return nil, 0, err
 	}
 	start := time.Now()
@@ -337,9 +338,9 @@ func openConversation(ctx context.Context, path string, msgs []tenure.Message, m
 
 // withState opens a second store, ingests msgs and runs state extraction
 // over every thread, adding to stats.
-func withState(ctx context.Context, path string, conv Conversation, msgs []tenure.Message, x extract.Extractor, stats *ExtractionStats) (*sqlite.Store, error) {
+func withState(ctx context.Context, open Opener, name string, conv Conversation, msgs []tenure.Message, x extract.Extractor, stats *ExtractionStats) (*Store, error) {
 	start := time.Now()
-	st, _, err := openConversation(ctx, path, msgs, nil)
+	st, _, err := openConversation(ctx, open, name, msgs, nil)
 	if err != nil {
 		return nil, err
 	}

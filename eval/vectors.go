@@ -9,7 +9,6 @@ import (
 
 	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/semantic"
-	"github.com/tenure-dev/tenure/sqlite"
 )
 
 // LexicalSystem is the name of Tenure with its vectors turned off, run
@@ -44,7 +43,7 @@ func newVectorStats(m *semantic.Model) *VectorStats {
 }
 
 // embed embeds a store's messages, adding to the stats.
-func (v *VectorStats) embed(ctx context.Context, st *sqlite.Store) error {
+func (v *VectorStats) embed(ctx context.Context, st *Store) error {
 	if v == nil {
 		return nil
 	}

@@ -9,7 +9,10 @@ import (
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/compile"
+	"github.com/tenure-dev/tenure/engine"
+	"github.com/tenure-dev/tenure/internal/pgtest"
 	"github.com/tenure-dev/tenure/memory"
+	"github.com/tenure-dev/tenure/postgres"
 	"github.com/tenure-dev/tenure/sqlite"
 )
 
@@ -20,17 +23,51 @@ func (c *clock) now() time.Time { return c.t }
 
 var t0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
-func openAt(t *testing.T, c *clock) *sqlite.Store {
+// store is what the tests use of a store: its engine, and the listing
+// of the scheduled curator's targets.
+type store = *testStore
+
+type testStore struct {
+	*engine.Engine
+	memory.TargetLister
+}
+
+// eachStore runs fn on SQLite and on PostgreSQL (skipped without a
+// server; see internal/pgtest) with openAt opening the store.
+func eachStore(t *testing.T, fn func(t *testing.T, openAt func(*testing.T, *clock) store)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, openSQLite) })
+	t.Run("postgres", func(t *testing.T) { fn(t, openPostgres) })
+}
+
+// nowOf is c's time (nil: the wall clock's).
+func nowOf(c *clock) func() time.Time {
+	if c == nil {
+		return nil
+	}
+	return c.now
+}
+
+func openSQLite(t *testing.T, c *clock) store {
 	t.Helper()
-	s := sqlite.New(filepath.Join(t.TempDir(), "tenure.db"), sqlite.Options{Now: c.now})
+	s := sqlite.New(filepath.Join(t.TempDir(), "tenure.db"), sqlite.Options{Now: nowOf(c)})
 	if err := s.Open(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s
+	return &testStore{s.Engine, s}
 }
 
-func mustPut(t *testing.T, s *sqlite.Store, o tenure.Object) tenure.Object {
+func openPostgres(t *testing.T, c *clock) store {
+	t.Helper()
+	s := postgres.New(pgtest.URL(t), postgres.Options{Now: nowOf(c)})
+	if err := s.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return &testStore{s.Engine, s}
+}
+
+func mustPut(t *testing.T, s store, o tenure.Object) tenure.Object {
 	t.Helper()
 	r, err := s.Put(context.Background(), ada, o)
 	if err != nil {
@@ -39,7 +76,7 @@ func mustPut(t *testing.T, s *sqlite.Store, o tenure.Object) tenure.Object {
 	return r.Object
 }
 
-func compileAt(t *testing.T, s *sqlite.Store, c *clock, opt compile.Options, query string, budget int) (compile.Envelope, compile.Trace) {
+func compileAt(t *testing.T, s store, c *clock, opt compile.Options, query string, budget int) (compile.Envelope, compile.Trace) {
 	t.Helper()
 	opt.Now = c.now
 	env, tr, err := compile.New(s, opt).Compile(context.Background(), compile.Request{Principal: ada, Query: query, Budget: budget})
@@ -61,7 +98,9 @@ func compiled(tr compile.Trace, id string) (compile.CompiledObject, bool) {
 // TestNoEmptyEnvelope is the example: a query that shares no word
 // with the store used to compile an empty envelope with the whole budget
 // free.
-func TestNoEmptyEnvelope(t *testing.T) {
+func TestNoEmptyEnvelope(t *testing.T) { eachStore(t, testNoEmptyEnvelope) }
+
+func testNoEmptyEnvelope(t *testing.T, openAt func(*testing.T, *clock) store) {
 	c := &clock{t0}
 	s := openAt(t, c)
 	db := mustPut(t, s, tenure.Object{Key: "plan.db", Content: "ClickHouse", ObjectType: tenure.TypeProjectDecision})
@@ -75,7 +114,9 @@ func TestNoEmptyEnvelope(t *testing.T) {
 	}
 }
 
-func TestFoundationAndFill(t *testing.T) {
+func TestFoundationAndFill(t *testing.T) { eachStore(t, testFoundationAndFill) }
+
+func testFoundationAndFill(t *testing.T, openAt func(*testing.T, *clock) store) {
 	c := &clock{t0}
 	s := openAt(t, c)
 	name := mustPut(t, s, tenure.Object{Content: "My name is Ada Lovelace", Memory: &tenure.Memory{Kind: tenure.MemoryProfile,
@@ -114,7 +155,9 @@ func TestFoundationAndFill(t *testing.T) {
 	}
 }
 
-func TestBlendedRanking(t *testing.T) {
+func TestBlendedRanking(t *testing.T) { eachStore(t, testBlendedRanking) }
+
+func testBlendedRanking(t *testing.T, openAt func(*testing.T, *clock) store) {
 	c := &clock{t0}
 	s := openAt(t, c)
 	mem := func(ref, content, attr string) tenure.Object {
@@ -143,7 +186,9 @@ func TestBlendedRanking(t *testing.T) {
 	}
 }
 
-func TestUsesAndDecay(t *testing.T) {
+func TestUsesAndDecay(t *testing.T) { eachStore(t, testUsesAndDecay) }
+
+func testUsesAndDecay(t *testing.T, openAt func(*testing.T, *clock) store) {
 	c := &clock{t0}
 	s := openAt(t, c)
 	m := mustPut(t, s, tenure.Object{Content: "Sara likes jazz", Memory: &tenure.Memory{Kind: tenure.MemoryPeople,
@@ -178,7 +223,9 @@ func TestUsesAndDecay(t *testing.T) {
 	u.Close()
 }
 
-func TestEntityCards(t *testing.T) {
+func TestEntityCards(t *testing.T) { eachStore(t, testEntityCards) }
+
+func testEntityCards(t *testing.T, openAt func(*testing.T, *clock) store) {
 	c := &clock{t0}
 	s := openAt(t, c)
 	john := func(content, attr string, imp int, pinned bool) tenure.Object {
@@ -227,3 +274,6 @@ func slicesContains(s []string, v string) bool {
 	}
 	return false
 }
+
+// openAt opens a SQLite store (the tests that run on it alone).
+func openAt(t *testing.T, c *clock) store { return openSQLite(t, c) }

@@ -3,35 +3,27 @@ package memory_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/memory"
-	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var ada = tenure.Principal{UserID: "ada", TenantID: "acme", Authority: "employee"}
 
-func openStore(t *testing.T) *sqlite.Store {
-	t.Helper()
-	s := sqlite.New(filepath.Join(t.TempDir(), "tenure.db"), sqlite.Options{})
-	if err := s.Open(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func openStore(t *testing.T) store { return openSQLite(t, nil) }
 
 func people(ref, content string) tenure.Object {
 	return tenure.Object{Content: content, Memory: &tenure.Memory{Kind: tenure.MemoryPeople, EntityRefs: []string{ref},
 		Subtype: tenure.MemorySubtype{FactType: tenure.FactRelationship}}}
 }
 
-func TestPutMemory(t *testing.T) {
+func TestPutMemory(t *testing.T) { eachStore(t, testPutMemory) }
+
+func testPutMemory(t *testing.T, openAt func(*testing.T, *clock) store) {
 	ctx := context.Background()
-	s := openStore(t)
+	s := openAt(t, nil)
 	t.Run("OK", func(t *testing.T) {
 		r, err := s.Put(ctx, ada, people("person:Sam's Sister", "Sam's sister is a nurse"))
 		if err != nil {
@@ -88,9 +80,11 @@ func TestPutMemory(t *testing.T) {
 // TestDedupeRace is the spec's race: writers store memories with the
 // same memory key at once. Every write succeeds (none fails silently),
 // and one memory stays active.
-func TestDedupeRace(t *testing.T) {
+func TestDedupeRace(t *testing.T) { eachStore(t, testDedupeRace) }
+
+func testDedupeRace(t *testing.T, openAt func(*testing.T, *clock) store) {
 	ctx := context.Background()
-	s := openStore(t)
+	s := openAt(t, nil)
 	const writers = 16
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
@@ -130,9 +124,11 @@ func TestDedupeRace(t *testing.T) {
 	}
 }
 
-func TestPinAndImportance(t *testing.T) {
+func TestPinAndImportance(t *testing.T) { eachStore(t, testPinAndImportance) }
+
+func testPinAndImportance(t *testing.T, openAt func(*testing.T, *clock) store) {
 	ctx := context.Background()
-	s := openStore(t)
+	s := openAt(t, nil)
 	r, err := s.Put(ctx, ada, people("person:john", "John is my cofounder"))
 	if err != nil {
 		t.Fatal(err)

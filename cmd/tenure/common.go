@@ -42,7 +42,7 @@ func isCommonFlag(name string) bool {
 
 func (c *common) define(fs *flag.FlagSet) {
 	c.fs = fs
-	fs.StringVar(&c.db, "db", defaultDBPath(), "database `file`")
+	fs.StringVar(&c.db, "db", defaultDBPath(), "database `file`, or a PostgreSQL URL postgres://…")
 	fs.StringVar(&c.server, "server", "", "talk to the Tenure server at `URL` instead of --db (default $TENURE_SERVER)")
 	fs.StringVar(&c.key, "key", "", "API `key` for --server (default $TENURE_KEY)")
 	fs.BoolVar(&c.json, "json", false, "print JSON")
@@ -143,7 +143,7 @@ var (
 
 // localBackend is the embedded store with a compiler over it.
 type localBackend struct {
-	*sqlite.Store
+	*dbStore
 	compiler *compile.Compiler
 }
 
@@ -170,7 +170,7 @@ func (c *common) withBackend(ctx context.Context, copt compile.Options, fn func(
 func (c *common) withBackendOptions(ctx context.Context, sopt sqlite.Options, copt compile.Options, fn func(backend) error) error {
 	server := c.serverURL()
 	if server == "" {
-		return c.withStoreOptions(ctx, sopt, func(st *sqlite.Store) error {
+		return c.withStoreOptions(ctx, sopt, func(st *dbStore) error {
 			// A local compile records the memories it used before the
 			// store closes.
 			uses := memory.NewUseTracker(st, memory.UseTrackerOptions{})
@@ -178,7 +178,7 @@ func (c *common) withBackendOptions(ctx context.Context, sopt sqlite.Options, co
 			if copt.Uses == nil {
 				copt.Uses = uses
 			}
-			return fn(localBackend{Store: st, compiler: compile.New(st, copt)})
+			return fn(localBackend{dbStore: st, compiler: compile.New(st, copt)})
 		})
 	}
 	if err := c.checkRemote(server); err != nil {
@@ -226,12 +226,12 @@ func (c *common) checkRemote(server string) error {
 // withStore opens the store, runs fn and closes the store, reporting a
 // close failure when fn succeeded. Commands that use it work on a local
 // database only.
-func (c *common) withStore(ctx context.Context, fn func(*sqlite.Store) error) error {
+func (c *common) withStore(ctx context.Context, fn func(*dbStore) error) error {
 	return c.withStoreOptions(ctx, sqlite.Options{}, fn)
 }
 
 // withStoreOptions is withStore with the store's options.
-func (c *common) withStoreOptions(ctx context.Context, opt sqlite.Options, fn func(*sqlite.Store) error) error {
+func (c *common) withStoreOptions(ctx context.Context, opt sqlite.Options, fn func(*dbStore) error) error {
 	if server := c.serverURL(); server != "" {
 		return tenure.Errorf(tenure.CodeInvalid, "--server", "%s works on a local --db only (unset --server and $TENURE_SERVER)", c.fs.Name())
 	}
@@ -240,22 +240,22 @@ func (c *common) withStoreOptions(ctx context.Context, opt sqlite.Options, fn fu
 
 // withDB opens the database file db, runs fn and closes it, reporting a
 // close failure when fn succeeded.
-func withDB(ctx context.Context, db string, fn func(*sqlite.Store) error) error {
+func withDB(ctx context.Context, db string, fn func(*dbStore) error) error {
 	return withDBOptions(ctx, db, sqlite.Options{}, fn)
 }
 
 // withDBOptions is withDB with the store's options.
-func withDBOptions(ctx context.Context, db string, opt sqlite.Options, fn func(*sqlite.Store) error) (err error) {
-	st := sqlite.New(db, opt)
-	if err := st.Open(ctx); err != nil {
+func withDBOptions(ctx context.Context, db string, opt sqlite.Options, fn func(*dbStore) error) (err error) {
+	st, err := openStore(ctx, db, opt, nil)
+	if err != nil {
 		if tenure.ErrorCode(err) == tenure.CodeInternal {
-			err = &tenure.Error{Code: tenure.CodeUnavailable, Field: "--db", Message: "cannot open database " + db, Err: err}
+			err = &tenure.Error{Code: tenure.CodeUnavailable, Field: "--db", Message: "cannot open database " + dbName(db), Err: err}
 		}
 		return err
 	}
 	defer func() {
 		if cerr := st.Close(); cerr != nil && err == nil {
-			err = &tenure.Error{Code: tenure.CodeUnavailable, Field: "--db", Message: "cannot close database " + db, Err: cerr}
+			err = &tenure.Error{Code: tenure.CodeUnavailable, Field: "--db", Message: "cannot close database " + dbName(db), Err: cerr}
 		}
 	}()
 	return fn(st)

@@ -149,7 +149,7 @@ func (c *compileCmd) exec(ctx context.Context, sio stdio, args []string) error {
 			// State is there when the agent asks: the thread's new messages
 			// are digested before it is compiled. (A server digests in the
 			// background after every append.)
-			for _, d := range digestThreads(ctx, local.Store, req.Principal, []string{req.ThreadID}, nil) {
+			for _, d := range digestThreads(ctx, local.dbStore, req.Principal, []string{req.ThreadID}, nil) {
 				if d.did() {
 					notes = append(notes, digestNote(d))
 				}

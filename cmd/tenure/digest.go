@@ -8,7 +8,6 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/extract"
-	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/summarize"
 )
 
@@ -28,7 +27,7 @@ type threadDigest struct {
 // (what 'tenure extract' runs without --llm), within digestTimeout in all.
 // A channel's failure is in its result; progress, when not nil, is told
 // how many threads are done.
-func digestThreads(ctx context.Context, st *sqlite.Store, p tenure.Principal, threads []string, progress func(done int)) []threadDigest {
+func digestThreads(ctx context.Context, st *dbStore, p tenure.Principal, threads []string, progress func(done int)) []threadDigest {
 	ctx, cancel := context.WithTimeout(ctx, digestTimeout)
 	defer cancel()
 	x := extract.NewRules(extract.RulesOptions{})

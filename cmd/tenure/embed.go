@@ -67,7 +67,7 @@ func (c *embedCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if c.thread != "" && tenant == "" {
 		return tenure.Errorf(tenure.CodeInvalid, "--thread", "needs --tenant: thread ids are a tenant's")
 	}
-	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *sqlite.Store) error {
+	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *dbStore) error {
 		bar := newProgress(progressOut(sio, c.noProgress), 0, "embed", "msg")
 		rep, err := st.EmbedMessages(ctx, tenant, c.thread, bar.SetOf)
 		bar.Finish()

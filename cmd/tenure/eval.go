@@ -12,6 +12,7 @@ import (
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/eval"
 	"github.com/tenure-dev/tenure/extract"
+	"github.com/tenure-dev/tenure/postgres"
 )
 
 var evalSpec = commandSpec{
@@ -94,6 +95,7 @@ type evalCmd struct {
 	embed      embedFlags
 	limit      int
 	types      string
+	db         string
 }
 
 func (c *evalCmd) define(fs *flag.FlagSet) {
@@ -121,6 +123,7 @@ func (c *evalCmd) define(fs *flag.FlagSet) {
 	c.llm.define(fs)
 	c.embed.define(fs, false)
 	fs.StringVar(&c.dir, "dir", "", "`directory` for the temporary stores (default: the system's)")
+	fs.StringVar(&c.db, "db", "", "locomo, longmemeval, bench: keep the temporary stores in the PostgreSQL database at `URL` (postgres://…), a schema each, instead of SQLite files")
 }
 
 func (c *evalCmd) exec(ctx context.Context, sio stdio, args []string) error {
@@ -183,7 +186,10 @@ func (c *evalCmd) longMemEval(ctx context.Context, sio stdio) error {
 	if err := c.embed.setUp(); err != nil {
 		return err
 	}
-	opt := eval.LMEOptions{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space}
+	if err := c.checkDB(); err != nil {
+		return err
+	}
+	opt := eval.LMEOptions{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space, Open: evalOpener(c.db)}
 	if c.ablation {
 		opt.Variants = eval.Ablations
 	}
@@ -214,7 +220,10 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	opt := eval.Options{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space}
+	if err := c.checkDB(); err != nil {
+		return err
+	}
+	opt := eval.Options{Budgets: budgets, Tokenizer: c.tokenizer, TempDir: c.dir, Embedding: c.embed.space, Open: evalOpener(c.db)}
 	if c.ablation {
 		opt.Variants = eval.Ablations
 	}
@@ -233,6 +242,14 @@ func (c *evalCmd) locomo(ctx context.Context, sio stdio) error {
 		return writeJSON(sio.out, rep)
 	}
 	return rep.WriteTable(sio.out)
+}
+
+// checkDB refuses a --db that is not a PostgreSQL URL.
+func (c *evalCmd) checkDB() error {
+	if c.db != "" && !postgres.IsURL(c.db) {
+		return tenure.Errorf(tenure.CodeInvalid, "--db", "%q is not a PostgreSQL URL (postgres://…); without --db the stores are SQLite files", c.db)
+	}
+	return nil
 }
 
 // extractor returns the --extract extractor (nil for none).
@@ -311,6 +328,9 @@ func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 	convs, err := eval.LoadLoCoMo(orDefault(c.data, defaultLoCoMo))
 	if err != nil {
 		return err
+	}
+	if c.db != "" {
+		return tenure.Errorf(tenure.CodeInvalid, "--db", "eval bench runs on SQLite only for now (locomo and longmemeval take --db)")
 	}
 	opt := eval.BenchOptions{Corpus: convs, Sizes: sizes, Giant: giant, Queries: c.queries, Rounds: c.rounds,
 		BareUpTo: max(c.bareUpTo, 1), Bare: bare, TempDir: c.dir}

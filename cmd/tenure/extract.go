@@ -74,7 +74,7 @@ func (c *extractCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	if server := c.serverURL(); server != "" {
 		return c.extractRemote(ctx, sio, server)
 	}
-	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *sqlite.Store) error {
+	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *dbStore) error {
 		res := st.Digest(ctx, p, c.thread, x, sum, engine.SummaryOptions{RollingEvery: c.rollingEvery})
 		if err := c.output(sio, res, func() error { return printExtract(sio, res) }); err != nil {
 			return err

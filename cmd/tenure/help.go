@@ -55,7 +55,8 @@ func usage() string {
 // cannot drift from the code.
 var commonHelp = fmt.Sprintf(`
 Common flags (every command but eval, serve and keys):
-  --db FILE              database file (default $TENURE_DB, else ./tenure.db)
+  --db FILE              database file (default $TENURE_DB, else ./tenure.db),
+                         or a PostgreSQL URL postgres://… (docs/postgres.md)
   --server URL           talk to a 'tenure serve' server instead of --db
                          (default $TENURE_SERVER); put, get, history, list,
                          compile, extract, expand, snapshot, retire,

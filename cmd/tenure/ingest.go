@@ -153,7 +153,7 @@ func (c *ingestCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		}
 		return in.hint(err)
 	}
-	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *sqlite.Store) error {
+	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *dbStore) error {
 		w := importer{st: st, p: p, scope: s, skipInvalid: c.skipInvalid}
 		bar := c.progress(sio, len(res.Messages))
 		n, err := w.run(ctx, res, bar.Set)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/transcript"
 )
 
@@ -30,7 +29,7 @@ func fixture(t *testing.T, name string) string {
 func storedMessages(t *testing.T, db, thread string) []tenure.Message {
 	t.Helper()
 	var msgs []tenure.Message
-	err := withDB(context.Background(), db, func(st *sqlite.Store) (err error) {
+	err := withDB(context.Background(), db, func(st *dbStore) (err error) {
 		msgs, err = st.Messages(context.Background(), localOwner(), tenure.MessageFilter{ThreadID: thread})
 		return err
 	})

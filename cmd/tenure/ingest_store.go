@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/sqlite"
 	"github.com/tenure-dev/tenure/transcript"
 )
 
@@ -18,7 +17,7 @@ import (
 // already present) or with --skip-invalid (a conflict with a stored
 // message is skipped and reported instead of failing the import).
 type importer struct {
-	st          *sqlite.Store
+	st          *dbStore
 	p           tenure.Principal
 	scope       tenure.Scope
 	skipInvalid bool

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/sqlite"
 )
 
 var keysSpec = commandSpec{
@@ -114,7 +113,7 @@ func (c *keysCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		if err != nil {
 			return err
 		}
-		return c.withStore(ctx, func(st *sqlite.Store) error {
+		return c.withStore(ctx, func(st *dbStore) error {
 			k, secret, err := st.CreateKey(ctx, tenure.APIKey{Name: c.name, Principal: p})
 			if err != nil {
 				return err
@@ -130,7 +129,7 @@ func (c *keysCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		if len(rest) != 0 {
 			return tenure.Errorf(tenure.CodeInvalid, "", "keys list takes no arguments, got %q", rest)
 		}
-		return c.withStore(ctx, func(st *sqlite.Store) error {
+		return c.withStore(ctx, func(st *dbStore) error {
 			keys, err := st.Keys(ctx, c.tenant)
 			if err != nil {
 				return err
@@ -144,7 +143,7 @@ func (c *keysCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		if len(rest) != 1 {
 			return tenure.Errorf(tenure.CodeInvalid, "", "usage: tenure keys revoke [flags] ID")
 		}
-		return c.withStore(ctx, func(st *sqlite.Store) error {
+		return c.withStore(ctx, func(st *dbStore) error {
 			k, err := st.RevokeKey(ctx, rest[0])
 			if err != nil {
 				return err
@@ -160,7 +159,7 @@ func (c *keysCmd) exec(ctx context.Context, sio stdio, args []string) error {
 }
 
 // withStore opens the database, runs fn and closes it.
-func (c *keysCmd) withStore(ctx context.Context, fn func(*sqlite.Store) error) error {
+func (c *keysCmd) withStore(ctx context.Context, fn func(*dbStore) error) error {
 	return withDB(ctx, c.db, fn)
 }
 

@@ -75,7 +75,7 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		defer ln.Close()
 	}
 	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *sqlite.Store) error {
+	return c.withStoreOptions(ctx, c.embed.storeOptions(sqlite.Options{}), func(st *dbStore) error {
 		uses := memory.NewUseTracker(st, memory.UseTrackerOptions{Logger: log})
 		uses.Start()
 		defer uses.Close()
@@ -101,7 +101,7 @@ func (c *mcpCmd) exec(ctx context.Context, sio stdio, args []string) error {
 // mcpHandler is the MCP endpoint tenure serve mounts at mcpPath, behind
 // its API-key authentication: each request runs as its key's principal,
 // with opt's compiler, compile cap and hooks (zero: MCP's defaults).
-func mcpHandler(st *sqlite.Store, opt mcp.Options) http.Handler {
+func mcpHandler(st *dbStore, opt mcp.Options) http.Handler {
 	opt.PrincipalFromRequest = mcp.PrincipalFromContext
 	return mcp.NewServer(st, opt).HTTPHandler()
 }

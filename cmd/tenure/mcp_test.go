@@ -167,8 +167,8 @@ func TestMCPInvalid(t *testing.T) {
 func TestMCPServeMount(t *testing.T) {
 	db := newDB(t)
 	put(t, db, `{"key": "payroll.ada", "content": "Ada earns 123456", "security_classification": "confidential"}`)
-	st := sqlite.New(db, sqlite.Options{})
-	if err := st.Open(context.Background()); err != nil {
+	st, err := openStore(context.Background(), db, sqlite.Options{}, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })

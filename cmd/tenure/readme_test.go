@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tenure-dev/tenure/internal/pgtest"
 )
 
 // cliEnv makes the test binary act as the tenure CLI: the README test puts
@@ -25,7 +27,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv(cliEnv) == "1" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m)) // drops the PostgreSQL schemas the tests used
+
 }
 
 // readmeCommand is one "$ command" of a console block and the output the

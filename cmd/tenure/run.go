@@ -38,7 +38,7 @@ type commandSpec struct {
 
 // commands lists the subcommands in the order usage shows them.
 var commands = []commandSpec{
-	putSpec, getSpec, historySpec, listSpec, ingestSpec, embedSpec, extractSpec, expandSpec, compileSpec, snapshotSpec, entitiesSpec, memoriesSpec, curateSpec, retireSpec, resolutionsSpec, endSessionSpec, sessionsSpec, evalSpec, mcpSpec, serveSpec, keysSpec, versionSpec,
+	putSpec, getSpec, historySpec, listSpec, ingestSpec, embedSpec, extractSpec, expandSpec, compileSpec, snapshotSpec, entitiesSpec, memoriesSpec, curateSpec, retireSpec, resolutionsSpec, endSessionSpec, sessionsSpec, evalSpec, mcpSpec, serveSpec, keysSpec, migrateSpec, versionSpec,
 }
 
 func lookup(name string) (commandSpec, bool) {

@@ -93,6 +93,7 @@ type serveCmd struct {
 	fullTraces            bool
 	llm                   llmFlags
 	embed                 embedFlags
+	pg                    pgFlags
 	digest                bool
 	digestWorkers         int
 	rollingEvery          int
@@ -148,7 +149,8 @@ func (l *serveLimits) compileLimits() compile.Limits {
 }
 
 func (c *serveCmd) define(fs *flag.FlagSet) {
-	fs.StringVar(&c.db, "db", defaultDBPath(), "database `file` ($TENURE_DB sets the default)")
+	fs.StringVar(&c.db, "db", defaultDBPath(), "database `file` or PostgreSQL URL postgres://… ($TENURE_DB sets the default)")
+	c.pg.define(fs)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen `address` host:port")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics without a key on this private `address` host:port instead of on --addr with one")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log `format` on stderr: text or json")
@@ -225,8 +227,8 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		}
 		defer mln.Close()
 	}
-	st := sqlite.New(c.db, c.embed.storeOptions(sqlite.Options{Logger: log, MaxContentBytes: int(c.limits.content.n)}))
-	if err := st.Open(ctx); err != nil {
+	st, err := openStore(ctx, c.db, c.embed.storeOptions(sqlite.Options{Logger: log, MaxContentBytes: int(c.limits.content.n)}), &c.pg)
+	if err != nil {
 		return err
 	}
 	defer st.Close()
@@ -260,10 +262,11 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	// The web inspector records and reads traces and reads metrics
 	// through the server, once it exists.
 	late := &lateServer{}
-	ready := func(ctx context.Context) error { return st.DB().PingContext(ctx) }
+	ready := func(ctx context.Context) error { return st.Ping(ctx) }
 	ui := web.New(st, st, web.Options{Compiler: comp, Traces: late, KeyAdmin: st, Ready: ready, Logger: log,
 		Metrics: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return late.s.Gatherer().Gather() })})
 	reg := serverRegistry()
+	registerDBMetrics(reg, st)
 	srv = tenurehttp.NewServer(st, st, tenurehttp.ServerOptions{
 		Registry:        reg,
 		UI:              ui,
@@ -292,7 +295,7 @@ func (c *serveCmd) exec(ctx context.Context, sio stdio, args []string) error {
 	late.s = srv
 	stopCurator := c.startCurator(ctx, st, reg, log)
 	defer stopCurator()
-	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (web inspector /ui/, API /v1, OpenAPI /v1/openapi.json, MCP %s, %s)\n", c.db, ln.Addr(), mcpPath, metrics)
+	fmt.Fprintf(sio.err, "tenure serve: %s on http://%s (web inspector /ui/, API /v1, OpenAPI /v1/openapi.json, MCP %s, %s)\n", dbName(c.db), ln.Addr(), mcpPath, metrics)
 	return srv.Serve(ctx, ln)
 }
 
@@ -332,7 +335,7 @@ func serveMetrics(ctx context.Context, ln net.Listener, h http.Handler, log *slo
 // digester digests threads with the deterministic rules and the
 // extractive summarizer, or with the model --llm configures (the
 // extractive summarizer as its fallback), like 'tenure extract'.
-func (c *serveCmd) digester(st *sqlite.Store) tenurehttp.Digester {
+func (c *serveCmd) digester(st *dbStore) tenurehttp.Digester {
 	var x extract.Extractor = extract.NewRules(extract.RulesOptions{})
 	var sum engine.Summarizer = summarize.NewExtractive(summarize.Options{})
 	if comp := c.llm.completer(); comp != nil {
@@ -347,7 +350,7 @@ const adminKeyName = "admin"
 
 // bootstrapKey creates the first API key when the database has none, acting
 // as the local owner, and prints it once on w.
-func bootstrapKey(ctx context.Context, st *sqlite.Store, w io.Writer) error {
+func bootstrapKey(ctx context.Context, st *dbStore, w io.Writer) error {
 	admin := localOwner()
 	admin.Permissions = append(admin.Permissions, tenure.PermMetricsRead, tenure.PermKeysAdmin)
 	k, secret, created, err := st.CreateFirstKey(ctx, tenure.APIKey{Name: adminKeyName, Principal: admin})

@@ -1,0 +1,539 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
+)
+
+const messageCols = `m.seq, m.pos, m.thread_id, m.id, m.session_id, m.user_id, m.project_id, m.role, m.speaker, m.content,
+	m.attachments, m.dates, m.created_at, m.tokens, m.persona_id`
+
+// scanMessages decodes rows of messageCols, plus a score column when
+// scored is set.
+func scanMessages(rows pgx.Rows, tenant string, scored bool) ([]tenure.ScoredMessage, error) {
+	defer rows.Close()
+	var (
+		out          []tenure.ScoredMessage
+		sm           tenure.ScoredMessage
+		attach, date *string
+		created      int64
+	)
+	dst := []any{&sm.Seq, &sm.Pos, &sm.ThreadID, &sm.ID, &sm.SessionID, &sm.UserID, &sm.ProjectID, &sm.Role, &sm.Speaker,
+		&sm.Content, &attach, &date, &created, &sm.Tokens, &sm.PersonaID}
+	if scored {
+		dst = append(dst, &sm.Score)
+	}
+	for rows.Next() {
+		sm = tenure.ScoredMessage{}
+		attach, date = nil, nil
+		if err := rows.Scan(dst...); err != nil {
+			return nil, err
+		}
+		sm.TenantID = tenant
+		sm.CreatedAt = fromNanos(created)
+		if attach != nil {
+			if err := json.Unmarshal([]byte(*attach), &sm.Attachments); err != nil {
+				return nil, fmt.Errorf("decode message %s attachments: %w", sm.ID, err)
+			}
+		}
+		if date != nil {
+			if err := json.Unmarshal([]byte(*date), &sm.Dates); err != nil {
+				return nil, fmt.Errorf("decode message %s dates: %w", sm.ID, err)
+			}
+		}
+		out = append(out, sm)
+	}
+	return out, rows.Err()
+}
+
+// unscored drops the scores of scanned messages.
+func unscored(scored []tenure.ScoredMessage) []tenure.Message {
+	out := make([]tenure.Message, len(scored))
+	for i := range scored {
+		out[i] = scored[i].Message
+	}
+	return out
+}
+
+func nullJSON(v any, empty bool) (any, error) {
+	if empty {
+		return nil, nil
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageList) (out []tenure.Message, err error) {
+	q := `SELECT ` + messageCols + ` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ?
+		AND (m.user_id = '' OR m.user_id = ?) AND (m.persona_id = '' OR m.persona_id = ?) AND (?::boolean OR m.project_id = '' OR m.project_id = ?)`
+	args := []any{tenant, f.ThreadID, f.UserID, f.PersonaID, f.AnyProject, f.ProjectID}
+	if f.AfterTime != nil {
+		q += ` AND m.created_at > ?`
+		args = append(args, f.AfterTime.UnixNano())
+	}
+	err = b.read(ctx, tenant, func(c querier) error {
+		if f.AfterID != "" {
+			// The id names a message of the reader's view: its own first,
+			// then a shared one; another user's is not found.
+			var at, pos int64
+			err := c.QueryRow(ctx, `SELECT created_at, pos FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND id = $3
+				AND user_id IN ('', $4) AND persona_id IN ('', $5) ORDER BY user_id = '', persona_id = '' LIMIT 1`,
+				tenant, f.ThreadID, f.AfterID, f.UserID, f.PersonaID).Scan(&at, &pos)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return tenure.Errorf(tenure.CodeNotFound, "after_id", "no message %q in thread %q", f.AfterID, f.ThreadID)
+			}
+			if err != nil {
+				return err
+			}
+			q += ` AND (m.created_at > ? OR (m.created_at = ? AND m.pos > ?))`
+			args = append(args, at, at, pos)
+		}
+		rows, err := c.Query(ctx, rebind(q+` ORDER BY m.created_at, m.pos LIMIT ?`), append(args, f.Limit)...)
+		if err != nil {
+			return err
+		}
+		scored, err := scanMessages(rows, tenant, false)
+		out = unscored(scored)
+		return err
+	})
+	return out, err
+}
+
+func (b *backend) MessagesByID(ctx context.Context, tenant string, f engine.MessageIDs) (out []tenure.Message, err error) {
+	if len(f.IDs) == 0 {
+		return nil, nil
+	}
+	err = b.read(ctx, tenant, func(c querier) error {
+		rows, err := c.Query(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.tenant_id = $1 AND m.thread_id = $2
+			AND (m.user_id = '' OR m.user_id = $3) AND (m.persona_id = '' OR m.persona_id = $4) AND (m.project_id = '' OR m.project_id = $5)
+			AND m.id = ANY($6) ORDER BY m.created_at, m.pos`, tenant, f.ThreadID, f.UserID, f.PersonaID, f.ProjectID, f.IDs)
+		if err != nil {
+			return err
+		}
+		scored, err := scanMessages(rows, tenant, false)
+		out = unscored(scored)
+		return err
+	})
+	return out, err
+}
+
+const watermarkQuery = `SELECT last_created_at, last_message_id, updated_at FROM watermarks
+	WHERE tenant_id = $1 AND thread_id = $2 AND channel = $3`
+
+func scanWatermark(row pgx.Row, thread, channel string) (tenure.Watermark, bool, error) {
+	w := tenure.Watermark{ThreadID: thread, Channel: channel}
+	var at, updated int64
+	err := row.Scan(&at, &w.MessageID, &updated)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return tenure.Watermark{}, false, nil
+	}
+	if err != nil {
+		return tenure.Watermark{}, false, err
+	}
+	w.CreatedAt, w.UpdatedAt = fromNanos(at), fromNanos(updated)
+	return w, true, nil
+}
+
+func (b *backend) Watermark(ctx context.Context, tenant, thread, channel string) (w tenure.Watermark, ok bool, err error) {
+	err = b.read(ctx, tenant, func(c querier) error {
+		w, ok, err = scanWatermark(c.QueryRow(ctx, watermarkQuery, tenant, thread, channel), thread, channel)
+		return err
+	})
+	return w, ok, err
+}
+
+func (t *writeTx) Watermark(ctx context.Context, tenant, thread, channel string) (tenure.Watermark, bool, error) {
+	if err := t.as(ctx, tenant); err != nil {
+		return tenure.Watermark{}, false, err
+	}
+	return scanWatermark(t.c.QueryRow(ctx, watermarkQuery, tenant, thread, channel), thread, channel)
+}
+
+func (t *writeTx) SetWatermark(ctx context.Context, tenant string, w tenure.Watermark) error {
+	if err := t.as(ctx, tenant); err != nil {
+		return err
+	}
+	_, err := t.c.Exec(ctx, `INSERT INTO watermarks (tenant_id, thread_id, channel, last_created_at, last_message_id, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant_id, thread_id, channel) DO UPDATE SET
+		last_created_at = excluded.last_created_at, last_message_id = excluded.last_message_id, updated_at = excluded.updated_at`,
+		tenant, w.ThreadID, w.Channel, nanos(w.CreatedAt), w.MessageID, nanos(w.UpdatedAt))
+	return err
+}
+
+// insertRows is how many messages one INSERT statement writes.
+const insertRows = 100
+
+const (
+	insertCols = `tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content,
+		attachments, dates, created_at, tokens, search_text, search_dates, persona_id`
+	nInsertCols = 17
+)
+
+func insertSQL(rows int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO messages (` + insertCols + `) VALUES `)
+	n := 0
+	for r := range rows {
+		if r > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		for c := range nInsertCols {
+			if c > 0 {
+				b.WriteString(", ")
+			}
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+		}
+		b.WriteByte(')')
+	}
+	b.WriteString(` RETURNING length(tsv)`)
+	return b.String()
+}
+
+// msgKey names a message within a tenant: a thread, the namespace of its
+// user (empty for shared messages) and persona (empty: none) and its id.
+type msgKey struct{ thread, user, persona, id string }
+
+// errTaken reports that a message id to insert is stored already.
+var errTaken = errors.New("message id taken")
+
+// InsertMessages first assumes that every message is new, the common case,
+// and writes them without looking their ids up. If one is stored already,
+// it undoes that and starts again, looking the ids up first.
+func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration) ([]bool, []tenure.Message, error) {
+	if err := t.as(ctx, tenant); err != nil {
+		return nil, nil, err
+	}
+	if _, err := t.c.Exec(ctx, `SAVEPOINT insert_messages`); err != nil {
+		return nil, nil, err
+	}
+	inserted, existing, err := t.insertMessagesOnce(ctx, tenant, msgs, gap, false)
+	if errors.Is(err, errTaken) {
+		if _, err := t.c.Exec(ctx, `ROLLBACK TO insert_messages`); err != nil {
+			return nil, nil, err
+		}
+		inserted, existing, err = t.insertMessagesOnce(ctx, tenant, msgs, gap, true)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := t.c.Exec(ctx, `RELEASE insert_messages`); err != nil {
+		return nil, nil, err
+	}
+	return inserted, existing, nil
+}
+
+func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration,
+	lookup bool) ([]bool, []tenure.Message, error) {
+	a := &appender{t: t, tenant: tenant, gap: gap, threads: map[string]int64{}, views: map[threadView]*viewState{},
+		args: make([]any, 0, insertRows*nInsertCols)}
+	var taken map[msgKey]bool
+	if lookup {
+		var err error
+		if taken, err = a.takenIDs(ctx, msgs); err != nil {
+			return nil, nil, err
+		}
+	}
+	inserted := make([]bool, len(msgs))
+	existing := make([]tenure.Message, len(msgs))
+	var again []int
+	fresh := make(map[msgKey]bool, len(msgs))
+	for i, nm := range msgs {
+		m := nm.Message
+		k := msgKey{m.ThreadID, m.UserID, m.PersonaID, m.ID}
+		if taken[k] || fresh[k] {
+			if !lookup {
+				return nil, nil, errTaken
+			}
+			again = append(again, i)
+			continue
+		}
+		fresh[k] = true
+		if err := a.add(ctx, nm); err != nil {
+			return nil, nil, err
+		}
+		inserted[i] = true
+	}
+	if err := a.flush(ctx); err != nil {
+		return nil, nil, err
+	}
+	t.inserted += a.docs
+	if a.docs > 0 {
+		if _, err := t.c.Exec(ctx, `INSERT INTO fts_stats (tenant_id, docs, lexemes) VALUES ($1, $2, $3)
+			ON CONFLICT (tenant_id) DO UPDATE SET docs = fts_stats.docs + excluded.docs, lexemes = fts_stats.lexemes + excluded.lexemes`,
+			tenant, a.docs, a.lexemes); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, i := range again {
+		m := msgs[i].Message
+		var err error
+		if existing[i], err = t.message(ctx, tenant, msgKey{m.ThreadID, m.UserID, m.PersonaID, m.ID}); err != nil {
+			return nil, nil, err
+		}
+	}
+	return inserted, existing, nil
+}
+
+// appender is the state of one attempt at an append (see the SQLite
+// store's, which this follows).
+type appender struct {
+	t       *writeTx
+	tenant  string
+	gap     time.Duration
+	threads map[string]int64
+	views   map[threadView]*viewState
+	args    []any
+	// docs and lexemes total what was inserted, for fts_stats.
+	docs, lexemes int64
+}
+
+type threadView struct{ thread, user, persona string }
+
+type viewState struct {
+	session string
+	last    time.Time
+	autos   int
+	counted bool
+}
+
+func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
+	m := nm.Message
+	pos, err := a.thread(ctx, m.ThreadID)
+	if err != nil {
+		return err
+	}
+	view := threadView{m.ThreadID, m.UserID, m.PersonaID}
+	v, err := a.view(ctx, view)
+	if err != nil {
+		return err
+	}
+	session := m.SessionID
+	if session == "" {
+		if session = v.session; session == "" || m.CreatedAt.Sub(v.last) > a.gap {
+			n, err := a.nextAuto(ctx, view, v)
+			if err != nil {
+				return err
+			}
+			session = autoPrefix(m.UserID, m.PersonaID) + strconv.Itoa(n)
+		}
+		m.SessionID = session // the engine keeps session records by it
+	}
+	attach, err := nullJSON(m.Attachments, len(m.Attachments) == 0)
+	if err != nil {
+		return err
+	}
+	dates, err := nullJSON(m.Dates, len(m.Dates) == 0)
+	if err != nil {
+		return err
+	}
+	var text, search any
+	if len(m.Attachments) > 0 {
+		if s := m.Text(); s != m.Content {
+			text = s
+		}
+	}
+	if nm.Search != "" {
+		search = nm.Search
+	}
+	a.args = append(a.args, a.tenant, m.ThreadID, m.ID, pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
+		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search, m.PersonaID)
+	a.threads[m.ThreadID] = pos + 1
+	for k, w := range a.views {
+		if k.thread == m.ThreadID && (m.UserID == "" || k.user == m.UserID) && (m.PersonaID == "" || k.persona == m.PersonaID) {
+			w.session = session
+			if m.CreatedAt.After(w.last) {
+				w.last = m.CreatedAt
+			}
+		}
+	}
+	if len(a.args) == cap(a.args) {
+		return a.flush(ctx)
+	}
+	return nil
+}
+
+// autoPrefix is the prefix of the sessions derived for a user's messages
+// (see the SQLite store's): "auto-", then "USER-" for a user's own, then
+// "@PERSONA-" for a persona's.
+func autoPrefix(user, persona string) string {
+	p := "auto-"
+	if user != "" {
+		p += user + "-"
+	}
+	if persona != "" {
+		p += "@" + persona + "-"
+	}
+	return p
+}
+
+// flush inserts the queued rows; it returns errTaken if one of their ids
+// is.
+func (a *appender) flush(ctx context.Context) error {
+	if len(a.args) == 0 {
+		return nil
+	}
+	rows, err := a.t.c.Query(ctx, insertSQL(len(a.args)/nInsertCols), a.args...)
+	if err == nil {
+		for rows.Next() {
+			var n int64
+			if err = rows.Scan(&n); err != nil {
+				break
+			}
+			a.docs++
+			a.lexemes += n
+		}
+		rows.Close()
+		if err == nil {
+			err = rows.Err()
+		}
+	}
+	a.args = a.args[:0]
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" {
+		return errTaken
+	}
+	if err != nil {
+		return fmt.Errorf("insert messages: %w", err)
+	}
+	return nil
+}
+
+func (a *appender) thread(ctx context.Context, thread string) (int64, error) {
+	if pos, ok := a.threads[thread]; ok {
+		return pos, nil
+	}
+	var pos int64
+	if err := a.t.c.QueryRow(ctx, `SELECT coalesce(max(pos), 0) FROM messages WHERE tenant_id = $1 AND thread_id = $2`,
+		a.tenant, thread).Scan(&pos); err != nil {
+		return 0, err
+	}
+	a.threads[thread] = pos
+	return pos, nil
+}
+
+func (a *appender) view(ctx context.Context, k threadView) (*viewState, error) {
+	if v, ok := a.views[k]; ok {
+		return v, nil
+	}
+	if err := a.flush(ctx); err != nil {
+		return nil, err
+	}
+	v := &viewState{}
+	var last int64
+	err := a.t.c.QueryRow(ctx, `SELECT session_id, created_at FROM messages
+		WHERE tenant_id = $1 AND thread_id = $2 AND user_id IN ('', $3) AND persona_id IN ('', $4) ORDER BY pos DESC LIMIT 1`,
+		a.tenant, k.thread, k.user, k.persona).Scan(&v.session, &last)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		v.counted = true
+	case err != nil:
+		return nil, err
+	default:
+		v.last = fromNanos(last)
+	}
+	a.views[k] = v
+	return v, nil
+}
+
+func (a *appender) nextAuto(ctx context.Context, k threadView, v *viewState) (int, error) {
+	if !v.counted {
+		if err := a.flush(ctx); err != nil {
+			return 0, err
+		}
+		prefix := autoPrefix(k.user, k.persona)
+		if err := a.t.c.QueryRow(ctx, `SELECT count(DISTINCT session_id) FROM messages
+			WHERE tenant_id = $1 AND thread_id = $2 AND user_id = $3 AND persona_id = $4 AND starts_with(session_id, $5)`,
+			a.tenant, k.thread, k.user, k.persona, prefix).Scan(&v.autos); err != nil {
+			return 0, err
+		}
+		v.counted = true
+	}
+	v.autos++
+	return v.autos, nil
+}
+
+func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[msgKey]bool, error) {
+	ids := map[string][]string{}
+	for _, nm := range msgs {
+		m := nm.Message
+		pos, err := a.thread(ctx, m.ThreadID)
+		if err != nil {
+			return nil, err
+		}
+		if pos > 0 {
+			ids[m.ThreadID] = append(ids[m.ThreadID], m.ID)
+		}
+	}
+	taken := map[msgKey]bool{}
+	for thread, all := range ids {
+		rows, err := a.t.c.Query(ctx, `SELECT user_id, persona_id, id FROM messages WHERE tenant_id = $1 AND thread_id = $2 AND id = ANY($3)`,
+			a.tenant, thread, all)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var user, persona, id string
+			if err := rows.Scan(&user, &persona, &id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			taken[msgKey{thread, user, persona, id}] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return taken, nil
+}
+
+func (t *writeTx) message(ctx context.Context, tenant string, k msgKey) (tenure.Message, error) {
+	rows, err := t.c.Query(ctx, `SELECT `+messageCols+` FROM messages m
+		WHERE m.tenant_id = $1 AND m.thread_id = $2 AND m.user_id = $3 AND m.persona_id = $4 AND m.id = $5`, tenant, k.thread, k.user, k.persona, k.id)
+	if err != nil {
+		return tenure.Message{}, err
+	}
+	ms, err := scanMessages(rows, tenant, false)
+	if err != nil || len(ms) == 0 {
+		return tenure.Message{}, fmt.Errorf("message %s: not found after conflict: %v", k.id, err)
+	}
+	return ms[0].Message, nil
+}
+
+func (b *backend) Threads(ctx context.Context, tenant string, f engine.MessageList) (out []tenure.Thread, err error) {
+	err = b.read(ctx, tenant, func(c querier) error {
+		rows, err := c.Query(ctx, `SELECT m.thread_id, count(*), min(m.created_at), max(m.created_at) FROM messages m
+			WHERE m.tenant_id = $1 AND (m.user_id = '' OR m.user_id = $2) AND m.persona_id IN ('', $3) AND ($4::boolean OR m.project_id = '' OR m.project_id = $5)
+			GROUP BY m.thread_id ORDER BY max(m.created_at) DESC, m.thread_id COLLATE "C" LIMIT $6`, tenant, f.UserID, f.PersonaID, f.AnyProject, f.ProjectID, f.Limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				t           tenure.Thread
+				first, last int64
+			)
+			if err := rows.Scan(&t.ThreadID, &t.Messages, &first, &last); err != nil {
+				return err
+			}
+			t.First, t.Last = fromNanos(first), fromNanos(last)
+			out = append(out, t)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
