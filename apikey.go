@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"strings"
 	"time"
 )
@@ -91,4 +92,30 @@ func ContextWithPrincipal(ctx context.Context, p Principal) context.Context {
 func PrincipalFromContext(ctx context.Context) (Principal, bool) {
 	p, ok := ctx.Value(principalKey{}).(Principal)
 	return p, ok
+}
+
+// NewAPIKey prepares k for storing: its principal with h's defaults
+// (DefaultHierarchy when h has no ranks), validated, a fresh id, created
+// at now and not revoked; it returns the key's secret and the principal
+// encoded as JSON, which is what a store keeps beside the secret's hash.
+// Both stores create keys through it, so a key means the same on either.
+// Errors: CodeInvalid.
+func NewAPIKey(k APIKey, h Hierarchy, now time.Time) (key APIKey, secret string, principal []byte, err error) {
+	if len(h.Ranks) == 0 {
+		h = DefaultHierarchy
+	}
+	k.Principal = k.Principal.WithDefaults(h)
+	if err := k.Validate(h); err != nil {
+		return k, "", nil, err
+	}
+	var id [8]byte
+	rand.Read(id[:])
+	k.ID = "key_" + hex.EncodeToString(id[:])
+	k.CreatedAt = now.UTC()
+	k.RevokedAt = nil
+	body, err := json.Marshal(k.Principal)
+	if err != nil {
+		return k, "", nil, Internal("encode principal", err)
+	}
+	return k, NewAPIKeySecret(), body, nil
 }

@@ -2,9 +2,7 @@ package sqlite
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,26 +35,12 @@ func (s *Store) CreateFirstKey(ctx context.Context, k tenure.APIKey) (key tenure
 }
 
 func (s *Store) createKey(ctx context.Context, k tenure.APIKey, onlyFirst bool) (tenure.APIKey, string, bool, error) {
-	h := s.opt.Hierarchy
-	if len(h.Ranks) == 0 {
-		h = tenure.DefaultHierarchy
-	}
-	k.Principal = k.Principal.WithDefaults(h)
-	if err := k.Validate(h); err != nil {
-		return k, "", false, err
-	}
 	if s.w == nil {
 		return k, "", false, errClosed
 	}
-	var id [8]byte
-	rand.Read(id[:])
-	k.ID = "key_" + hex.EncodeToString(id[:])
-	k.CreatedAt = s.now().UTC()
-	k.RevokedAt = nil
-	secret := tenure.NewAPIKeySecret()
-	body, err := json.Marshal(k.Principal)
+	k, secret, body, err := tenure.NewAPIKey(k, s.opt.Hierarchy, s.now())
 	if err != nil {
-		return k, "", false, tenure.Internal("encode principal", err)
+		return k, "", false, err
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
