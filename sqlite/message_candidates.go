@@ -109,16 +109,22 @@ func (b *backend) hits(ctx context.Context, db *sql.DB, tenant string, f engine.
 		return nil, err
 	}
 	match := ftsQuery(f.Words)
-	// bm25 weights: speaker, text, dates.
-	const inRange = `SELECT rowid, bm25(messages_fts, 0.5, 1.0, 1.0) AS r FROM messages_fts
-		 WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY r LIMIT ?`
-	partitioned := `SELECT h.seq, h.thread_id, h.pos, -x.r FROM (` + inRange + `) x
+	// bm25 weights: speaker, text, dates. The range's k+1 best are
+	// ranked, and only those strictly better than the last of them are
+	// kept: FTS5 breaks ties in rowid order, and rowids follow the order in
+	// which threads first appeared, which rows the reader cannot see
+	// decide; a tie cut by the LIMIT would let them choose which visible
+	// row is returned. When the k+1 are all the range holds, all are kept.
+	const inRange = `WITH x AS MATERIALIZED (SELECT rowid, bm25(messages_fts, 0.5, 1.0, 1.0) AS r FROM messages_fts
+		 WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY r LIMIT ?),
+		 cut AS (SELECT CASE WHEN count(*) > ? THEN max(r) END AS r FROM x) `
+	partitioned := inRange + `SELECT h.seq, h.thread_id, h.pos, -x.r FROM x CROSS JOIN cut
 		CROSS JOIN fts_threads t ON t.key = x.rowid >> ` + strconv.Itoa(ftsPosBits) + `
 		CROSS JOIN messages h ON h.tenant_id = t.tenant_id AND h.thread_id = t.thread_id AND h.pos = x.rowid & ` + strconv.FormatInt(maxPos(), 10) + `
-		WHERE ` + scope("h") + ` ORDER BY x.r, h.seq LIMIT ?`
-	spilled := `SELECT h.seq, h.thread_id, h.pos, -x.r FROM (` + inRange + `) x
+		WHERE (cut.r IS NULL OR x.r < cut.r) AND ` + scope("h") + ` ORDER BY x.r, h.seq LIMIT ?`
+	spilled := inRange + `SELECT h.seq, h.thread_id, h.pos, -x.r FROM x CROSS JOIN cut
 		CROSS JOIN messages h ON h.seq = -x.rowid
-		WHERE ` + scope("h") + ` ORDER BY x.r, h.seq LIMIT ?`
+		WHERE (cut.r IS NULL OR x.r < cut.r) AND ` + scope("h") + ` ORDER BY x.r, h.seq LIMIT ?`
 	var out []hit
 	for _, rg := range ranges {
 		q := partitioned
@@ -126,7 +132,7 @@ func (b *backend) hits(ctx context.Context, db *sql.DB, tenant string, f engine.
 			q = spilled
 		}
 		for k := f.Limit; ; k *= 4 {
-			rows, err := db.QueryContext(ctx, q, append(append([]any{match, rg[0], rg[1], k}, args...), f.Limit)...)
+			rows, err := db.QueryContext(ctx, q, append(append([]any{match, rg[0], rg[1], k + 1, k}, args...), f.Limit)...)
 			if err != nil {
 				return nil, err
 			}
