@@ -368,3 +368,19 @@ type WorkflowWriter interface {
 	// SetDeltaStatuses records what became of deltas (by id).
 	SetDeltaStatuses(ctx context.Context, key int64, ds []snapshot.Delta) error
 }
+
+// AutoSessionPrefix is the prefix of the sessions a store derives for
+// messages appended without one (numbered after it: "auto-1"): "auto-"
+// for shared messages, "auto-USER-" for a user's own, so that a user's
+// sessions and the shared ones, numbered apart, never share a name; a
+// persona's add "@PERSONA-". Every store names derived sessions by it.
+func AutoSessionPrefix(user, persona string) string {
+	p := "auto-"
+	if user != "" {
+		p += user + "-"
+	}
+	if persona != "" {
+		p += "@" + persona + "-"
+	}
+	return p
+}

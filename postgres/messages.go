@@ -327,7 +327,7 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 			if err != nil {
 				return err
 			}
-			session = autoPrefix(m.UserID, m.PersonaID) + strconv.Itoa(n)
+			session = engine.AutoSessionPrefix(m.UserID, m.PersonaID) + strconv.Itoa(n)
 		}
 		m.SessionID = session // the engine keeps session records by it
 	}
@@ -363,20 +363,6 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 		return a.flush(ctx)
 	}
 	return nil
-}
-
-// autoPrefix is the prefix of the sessions derived for a user's messages
-// (see the SQLite store's): "auto-", then "USER-" for a user's own, then
-// "@PERSONA-" for a persona's.
-func autoPrefix(user, persona string) string {
-	p := "auto-"
-	if user != "" {
-		p += user + "-"
-	}
-	if persona != "" {
-		p += "@" + persona + "-"
-	}
-	return p
 }
 
 // flush inserts the queued rows; it returns errTaken if one of their ids
@@ -453,7 +439,7 @@ func (a *appender) nextAuto(ctx context.Context, k threadView, v *viewState) (in
 		if err := a.flush(ctx); err != nil {
 			return 0, err
 		}
-		prefix := autoPrefix(k.user, k.persona)
+		prefix := engine.AutoSessionPrefix(k.user, k.persona)
 		if err := a.t.c.QueryRow(ctx, `SELECT count(DISTINCT session_id) FROM messages
 			WHERE tenant_id = $1 AND thread_id = $2 AND user_id = $3 AND persona_id = $4 AND starts_with(session_id, $5)`,
 			a.tenant, k.thread, k.user, k.persona, prefix).Scan(&v.autos); err != nil {

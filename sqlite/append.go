@@ -157,7 +157,7 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 			if err != nil {
 				return err
 			}
-			session = autoPrefix(m.UserID, m.PersonaID) + strconv.Itoa(n)
+			session = engine.AutoSessionPrefix(m.UserID, m.PersonaID) + strconv.Itoa(n)
 		}
 		m.SessionID = session // the engine keeps session records by it
 	}
@@ -195,21 +195,6 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 		return a.flush(ctx)
 	}
 	return nil
-}
-
-// autoPrefix is the prefix of the sessions derived for a user's messages:
-// "auto-" for shared ones, "auto-USER-" for a user's own, so that a user's
-// sessions and the shared ones, numbered apart, never share a name; a
-// persona's add "@PERSONA-".
-func autoPrefix(user, persona string) string {
-	p := "auto-"
-	if user != "" {
-		p += user + "-"
-	}
-	if persona != "" {
-		p += "@" + persona + "-"
-	}
-	return p
 }
 
 // flush inserts the queued rows.
@@ -270,7 +255,7 @@ func (a *appender) nextAuto(ctx context.Context, k threadView, v *viewState) (in
 		if err := a.flush(ctx); err != nil {
 			return 0, err
 		}
-		prefix := autoPrefix(k.user, k.persona)
+		prefix := engine.AutoSessionPrefix(k.user, k.persona)
 		if err := a.t.tx.QueryRowContext(ctx, `SELECT count(DISTINCT session_id) FROM messages
 			WHERE tenant_id = ? AND thread_id = ? AND user_id = ? AND persona_id = ? AND substr(session_id, 1, ?) = ?`,
 			a.tenant, k.thread, k.user, k.persona, len(prefix), prefix).Scan(&v.autos); err != nil {
