@@ -247,6 +247,9 @@ func (f Filter) Validate() error {
 	if f.Limit < 0 || f.Limit > 10000 {
 		return Errorf(CodeInvalid, "limit", "must be between 0 and 10000")
 	}
+	if f.TxFrom != nil && f.TxUntil != nil && !f.TxUntil.After(*f.TxFrom) {
+		return Errorf(CodeInvalid, "tx_until", "must be after tx_from (the window is [tx_from, tx_until))")
+	}
 	if f.Cursor != "" {
 		if n, err := strconv.ParseInt(f.Cursor, 10, 64); err != nil || n <= 0 {
 			return Errorf(CodeInvalid, "cursor", "not a cursor of this listing")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -76,6 +77,10 @@ func LoadLongMemEval(path string, opt LoadOptions) ([]Question, LoadStats, error
 			return nil, st, tenure.Errorf(tenure.CodeInvalid, "types", "unknown question type %q (want one of %s)", t,
 				strings.Join(LongMemEvalTypes, ", "))
 		}
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, st, tenure.Errorf(tenure.CodeInvalid, "data",
+			"%s is a directory: name the questions file itself (a JSON list, .json or .json.gz, e.g. %s)", path, longMemEvalExample(path))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -210,4 +215,15 @@ func parseQuestion(raw json.RawMessage) (Question, int, error) {
 		}
 	}
 	return q, len(res.Problems), nil
+}
+
+// longMemEvalExample names a questions file inside dir when there is one,
+// so that the error for a directory says what to pass instead.
+func longMemEvalExample(dir string) string {
+	for _, pattern := range []string{"*.json.gz", "*.json"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pattern)); len(m) > 0 {
+			return m[0]
+		}
+	}
+	return filepath.Join(dir, "dev.json.gz")
 }

@@ -92,6 +92,12 @@ func TestLoadLongMemEvalSelect(t *testing.T) {
 			t.Error("want an error for an unknown type")
 		}
 	})
+	t.Run("ErrDirectory", func(t *testing.T) {
+		_, _, err := eval.LoadLongMemEval(dir, eval.LoadOptions{})
+		if err == nil || !strings.Contains(err.Error(), "is a directory") || !strings.Contains(err.Error(), gz) {
+			t.Errorf("err = %v, want one saying %s is a directory and naming %s", err, dir, gz)
+		}
+	})
 	t.Run("ErrNotAList", func(t *testing.T) {
 		bad := filepath.Join(dir, "bad.json")
 		if err := os.WriteFile(bad, []byte(`{"question_id": "x"}`), 0o600); err != nil {

@@ -217,6 +217,7 @@ func TestListInvalid(t *testing.T) {
 		{"tx_from=2026-13-01T00:00:00Z", "tx_from"},
 		{"tx_until=now", "tx_until"},
 		{"tx_until=2026-03-01T00:00:00Z&tx_until=2026-03-02T00:00:00Z", "tx_until"},
+		{"tx_from=2026-03-02T00:00:00Z&tx_until=2026-03-01T00:00:00Z", "tx_until"},
 		{"newest=maybe", "newest"},
 		{"cursor=abc", "cursor"},
 		{"cursor=-3", "cursor"},

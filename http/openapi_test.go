@@ -113,7 +113,7 @@ var (
 		apiParam{"author", "string", "only objects written by this principal (written_by)", nil},
 		apiParam{"valid_at", "date-time", "only objects whose valid time covers this time, true then (RFC 3339)", nil},
 		apiParam{"tx_from", "date-time", "only objects whose latest version was stored at or after this time (RFC 3339)", nil},
-		apiParam{"tx_until", "date-time", "only objects whose latest version was stored before this time (RFC 3339)", nil},
+		apiParam{"tx_until", "date-time", "only objects whose latest version was stored before this time (RFC 3339; after tx_from when both are given)", nil},
 		apiParam{"newest", "boolean", "the most recently stored objects first (default false: the oldest first)", nil},
 		apiParam{"cursor", "string", "continue the listing where the page that returned it as next stopped, with the same filters (default: from the beginning)", nil},
 		apiParam{"limit", "integer", "at most this many objects on the page (default 100, at most 10000)", nil})

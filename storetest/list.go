@@ -44,4 +44,9 @@ func testList(t *testing.T, f Factory) {
 	}
 	_, err := e.s.List(e.ctx, employee, tenure.Filter{Status: "alive"})
 	wantCode(t, err, tenure.CodeInvalid, "status")
+	// An empty or inverted transaction-time window is a mistake, not a
+	// question whose answer is "nothing".
+	from := e.clock.Now()
+	_, err = e.s.List(e.ctx, employee, tenure.Filter{TxFrom: &from, TxUntil: &from})
+	wantCode(t, err, tenure.CodeInvalid, "tx_until")
 }
