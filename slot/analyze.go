@@ -97,10 +97,34 @@ func Analyze(t tenure.StateType, text string) Analysis {
 	text = clip(text, maxAnalyzed)
 	text = typography.Replace(text)
 	text = a.cutInstead(text)
+	text = rephrase(text)
 	toks := tokenize(text)
 	s := scanner{a: &a, toks: toks}
 	s.scan()
 	return a
+}
+
+// rephrasings rewrite phrases that say with several words what one verb
+// does, so that both forms have one frame: "go to the wedding by car" is
+// "drive to the wedding"; "open two engineer roles" is "hire two
+// engineers".
+var rephrasings = []struct {
+	re   *regexp.Regexp
+	repl string
+}{
+	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+car|in\s+the\s+car)\b`), "drive$1"},
+	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+bike|by\s+bicycle)\b`), "cycle$1"},
+	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+on\s+foot\b`), "walk$1"},
+	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
+	{regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
+}
+
+// rephrase applies rephrasings to text.
+func rephrase(text string) string {
+	for _, r := range rephrasings {
+		text = r.re.ReplaceAllString(text, r.repl)
+	}
+	return text
 }
 
 // typography maps typographic quotes to ASCII.
@@ -594,6 +618,9 @@ func (s *scanner) word(i int) {
 		return
 	case t.used:
 		return
+	case passiveModals[w] && beForms[s.low(i-1)]:
+		// "are accepted", "is expected": what may or must be done.
+		return
 	case w == "instead":
 		s.a.InsteadCue = true
 		return
@@ -672,14 +699,61 @@ func (s *scanner) canon(i int) string {
 	if v, ok := verbCanon[st]; ok {
 		return v
 	}
-	// "reship" is "ship" again.
-	if rest, ok := strings.CutPrefix(st, "re"); ok && !verbStems[st] && len(rest) > 2 {
+	if v := nominalVerb(st); v != "" {
+		return v
+	}
+	if n, ok := nounCanon[st]; ok {
+		return n
+	}
+	// "reship" is "ship" again, "rerun" is "run" again.
+	if rest, ok := strings.CutPrefix(st, "re"); ok && !verbStems[st] && len(rest) > 2 && !notRepeated[w] {
 		if v, ok := verbCanon[rest]; ok {
 			return v
+		}
+		if verbStems[rest] {
+			return rest
 		}
 	}
 	return st
 }
+
+// nominalVerb is the verb a nominalisation's stem names ("submiss" of
+// "submission" is "submit", "decis" is "decide", "shipment" is "ship"),
+// or "" when the stem is no known verb's noun.
+func nominalVerb(st string) string {
+	var cands []string
+	if b, ok := strings.CutSuffix(st, "iss"); ok {
+		cands = append(cands, b+"it")
+	}
+	if b, ok := strings.CutSuffix(st, "s"); ok && len(b) > 3 {
+		cands = append(cands, b+"d")
+	}
+	if b, ok := strings.CutSuffix(st, "ment"); ok && len(b) > 2 {
+		cands = append(cands, b)
+	}
+	for _, c := range cands {
+		if v, ok := verbCanon[c]; ok {
+			return v
+		}
+		if verbStems[c] {
+			return c
+		}
+	}
+	return ""
+}
+
+// nounCanon maps the stem of every noun of nounGroups to the stem of its
+// group's first noun.
+var nounCanon = func() map[string]string {
+	m := map[string]string{}
+	for _, g := range nounGroups {
+		head := english.Stem(g[0], false)
+		for _, n := range g {
+			m[english.Stem(n, false)] = head
+		}
+	}
+	return m
+}()
 
 // verbCanon maps the stem of every verb of verbGroups to the stem of its
 // group's first verb, and verbStems holds the stems of every known verb.
