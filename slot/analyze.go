@@ -586,7 +586,8 @@ func (s *scanner) relativeDateAt(i int) (Facet, int) {
 	case dayWords[w]:
 		// "today", "tomorrow" are dates wherever they stand.
 		return date("rel:"+w, 1)
-	case !s.prepBefore(i):
+	case !s.prepBefore(i) && !(weekdays[w] != "" && (s.low(i-1) == "a" || s.low(i-1) == "the") && s.prepBefore(i-1)):
+		// "on a Friday" is a date as "on Friday" is.
 	case weekdays[w] != "":
 		n := 1
 		if dayParts[s.low(i+1)] {
@@ -627,6 +628,10 @@ func (s *scanner) word(i int) {
 	case negations[w]:
 		s.neg++
 		return
+	case cessations[w] && (i == 0 || stopwords[s.low(i-1)] || modals[s.low(i-1)]) && !determiners[s.low(i-1)]:
+		// "stop sending the report", not "the bus stop".
+		s.neg++
+		return
 	}
 	name := s.isName(i)
 	if (w == "to" || w == "from") && s.nameAhead(i+1) {
@@ -639,6 +644,9 @@ func (s *scanner) word(i int) {
 		return
 	}
 	if !name && s.a.typ == tenure.StateDecision && choiceVerbs[w] {
+		return
+	}
+	if !name && s.a.typ == tenure.StateRisk && riskVerbs[w] {
 		return
 	}
 	if _, ok := numberWords[w]; ok && !name {
@@ -696,6 +704,10 @@ func (s *scanner) canon(i int) string {
 		w = syn
 	}
 	st := stem(w)
+	if n, ok := nounCanon[st]; ok && determiners[s.low(i-1)] {
+		// "a call" is a meeting; "call Tom" is not.
+		return n
+	}
 	if v, ok := verbCanon[st]; ok {
 		return v
 	}

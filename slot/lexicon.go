@@ -26,7 +26,7 @@ var stopwords = fields(`a an the and or but if then so of to in on at by for fro
 	keeping stay stays stayed staying remain remains about around anyway though after including
 	include includes new old current existing usual usually first whole exactly later newer earlier
 	older latency duration length amount number level total setup process thing things stuff way kind
-	type again much many`)
+	type again much many every because during while despite`)
 
 // choiceVerbs state that a choice was made; in a decision they say
 // nothing of what it is about ("use PostgreSQL", "go with PostgreSQL").
@@ -38,7 +38,16 @@ var choiceVerbs = fields(`use uses used using adopt adopts adopted adopting pick
 	opted opting standardize standardise standardized standardised standardizing standardising select
 	selected prefer preferred upgrade upgrades upgraded upgrading change changes changed changing decide
 	decided agree agreed host hosts hosted hosting deploy deploys deployed deploying serve served
-	serving`)
+	serving run runs ran running`)
+
+// riskVerbs say only that a risk may come about ("could cause downtime",
+// "might see downtime"); in a risk they say nothing of what it is about.
+var riskVerbs = fields(`cause causes caused causing see sees saw seeing face faces faced facing
+	experience experiences experienced experiencing happen happens happened happening lead leads led
+	leading result results resulted resulting end ends ended ending`)
+
+// determiners before a word make it a noun: "a call" is a meeting.
+var determiners = fields(`a an the this that our your my their his her its another every each`)
 
 // polarityWords carry a statement's polarity: negations flip it; the
 // modal and permissive words are dropped from the frame.
@@ -46,8 +55,13 @@ var (
 	negations = fields(`not no never cannot can't don't doesn't didn't won't mustn't shouldn't isn't
 		aren't wasn't weren't nor forbidden prohibited banned disallowed avoid avoids avoided avoiding
 		refrain prohibit prohibits forbid forbids ban bans unable`)
+	// cessations are verbs that end what they govern: "stop the
+	// newsletter" says no to "keep the newsletter", as a negation does.
+	cessations = fields(`stop stops stopped stopping cease ceases ceased ceasing quit quits quitting halt
+		halts halted halting pause pauses paused pausing suspend suspends suspended suspending
+		discontinue discontinues discontinued discontinuing`)
 	modals = fields(`must should shall can could may might would will allowed permitted required
-		ok fine free able mandatory compulsory obligatory necessary`)
+		require requires ok fine free able mandatory compulsory obligatory necessary`)
 	// passiveModals are participles that, after a form of "be", say only
 	// that something may or must be done: "refunds are accepted within 14
 	// days" says what "customers can get a refund within 14 days" does.
@@ -83,7 +97,8 @@ var synonyms = map[string]string{
 	"supported": "support", "supports": "support", "renewed": "renew", "renewal": "renew",
 	"storing": "store", "stored": "store", "storage": "store", "warm": "weather", "hot": "weather",
 	"cold": "weather", "temperature": "weather", "temperatures": "weather", "sunny": "weather",
-	"chilly": "weather",
+	"chilly": "weather", "responsible": "own", "responsibility": "own", "food": "eat", "meal": "eat",
+	"meals": "eat",
 }
 
 // verbGroups are verbs that say the same of an item, the first of each
@@ -92,7 +107,7 @@ var verbGroups = [][]string{
 	{"send", "ship", "deliver", "delivery", "transit", "mail", "post", "forward", "reship", "resend",
 		"arrive", "arrival"},
 	{"schedule", "set_up", "arrange", "organize", "organise", "book", "reserve", "reschedule"},
-	{"cancel", "rid", "terminate", "end", "discontinue"},
+	{"cancel", "rid", "terminate", "end"},
 	{"give", "issue", "grant", "provide", "award"},
 	{"submit", "upload", "publish"},
 	{"build", "write", "create", "make", "develop", "implement", "draft", "code"},
@@ -122,6 +137,9 @@ var verbGroups = [][]string{
 	{"train", "retrain"},
 	{"test", "try"},
 	{"postpone", "defer", "push_back", "delay"},
+	{"miss", "slip", "overrun"},
+	{"respond", "answer", "reply"},
+	{"clean", "tidy", "tidy_up", "clean_up"},
 	{"investigate", "look_into", "dig_into"},
 	{"discuss", "talk_about", "go_over"},
 }
@@ -160,8 +178,8 @@ var nounGroups = [][]string{
 	{"teammate", "colleague", "coworker"},
 	{"boss", "manager"},
 	{"spec", "specification"},
-	{"meeting", "meetup"},
-	{"presentation", "deck", "slides"},
+	{"meeting", "meetup", "call", "sync"},
+	{"gift", "present"},
 }
 
 // verbs are verbs that groups do not hold, in their base form.
