@@ -72,7 +72,8 @@ func fixed(v string) func([]string) string { return func([]string) string { retu
 var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate", "moving": "move", "going with": "go with",
 	"sticking with": "stick with", "switching to": "switch to", "standardizing on": "standardize on", "standardising on": "standardise on",
 	"switched": "switch to", "migrated": "migrate to", "chose": "choose", "chosen": "choose",
-	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with"}
+	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with",
+	"picked": "pick", "selected": "select", "decided on": "go with"}
 
 func base(i int) func([]string) string {
 	return func(m []string) string {
@@ -97,8 +98,8 @@ var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+(?:decided|agreed|settled)\s+on\s+(.+)`), verb: fixed("go with"), object: 1, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(switching|migrating|moving|going\s+with|sticking\s+with|standardi[sz]ing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(switched|migrated)\s+(?:over\s+)?to\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bi(?:'ll|\s+will)\s+(go with|stick with)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bthe\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)^(going\s+with|sticking\s+with|switching\s+to)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
@@ -145,6 +146,9 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		}
 	}
 	if !ok {
+		f, ok = answerChoice(mc, t)
+	}
+	if !ok {
 		return f, false
 	}
 	if m := noLongerRe.FindStringSubmatch(mc.msg.Content); m != nil && tenure.SupersessionTrigger(f.text) != "instead" &&
@@ -152,6 +156,39 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		f.text += " instead of " + m[1]
 	}
 	return f, true
+}
+
+// A short answer that picks one side of the question before it ("Should
+// we do a buffet or a plated dinner?" "Buffet then.") is a decision.
+var (
+	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is))?\s*[.!]*$`)
+	eitherOrRe  = mustPattern(`(?i)\b(?:should|shall|do|would|can|could)\b[^?]*\bor\b[^?]*\?`)
+	pickOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "sure": true, "thanks": true, "ok": true, "okay": true,
+		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
+)
+
+// answerChoice reads a short answer to the nearest either-or question of
+// the few messages before: the answer must name words of one side of it.
+func answerChoice(mc *messageContext, t *text) (found, bool) {
+	if !mc.human {
+		return found{}, false
+	}
+	m := pickRe.FindTextSubmatch(t)
+	if m == nil || pickOpeners[firstWord(m[1])] || !hasContentWord(m[1]) {
+		return found{}, false
+	}
+	for i := len(mc.before) - 1; i >= 0; i-- {
+		q := eitherOrRe.FindStringSubmatch(mc.before[i].Content)
+		if q == nil {
+			continue
+		}
+		if !strings.Contains(lower(q[0]), lower(m[1])) {
+			// The nearest either-or question is the one answered.
+			break
+		}
+		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
+	}
+	return found{}, false
 }
 
 func decisionOf(t *text) (found, bool) {

@@ -15,8 +15,8 @@ var (
 	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
 	// not about a person ("worried about my mom").
-	riskModalRe = mustPattern(`(?i)\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b`)
-	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit)\b`)
+	riskModalRe = mustPattern(`(?i)(?:\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b|\w'll\b)`)
+	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down)\b`)
 )
 
 // vagueSubjects are subjects that do not say what is at risk or bound;
@@ -82,9 +82,9 @@ var (
 	// deadlineRe names a date that binds: a deadline, a freeze, an expiry.
 	deadlineRe = mustPattern(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
 	budgetRe   = mustPattern(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
-	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are)(?:n't|\s+not)\s+(?:allowed|permitted)(?:\s+to)?|not\s+allowed\s+to|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:is|are)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not)\b`)
+	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not)\b`)
 	// strongModalRe are the modals that bind without a number or date.
-	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|(?:(?:is|are)(?:n't|\s+not)\s+)?not\s+allowed\s+to|(?:is|are)(?:n't|\s+not)\s+(?:allowed|permitted)(?:\s+to)?|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:is|are)\s+required\s+to)$`)
+	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to)$`)
 	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
 	// binds when someone other than the speaker or the listener cannot do
 	// something a rule can forbid (not "we can't wait").
@@ -110,7 +110,10 @@ var (
 	// epistemicRe is "must" as a guess: "we must have watched it ten
 	// times", "you must be tired".
 	epistemicRe = mustPattern(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
-	neverRe     = mustPattern(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+)\s+\S`)
+	neverRe     = mustPattern(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
+	// disallowRe is a rule stated as what something does not allow: "the
+	// venue doesn't allow open flames".
+	disallowRe = mustPattern(`(?i)\b(?:doesn't|does\s+not|don't|do\s+not|won't|will\s+not)\s+(?:allow|permit|accept|tolerate)\s+(?:any\s+)?[a-z]`)
 )
 
 // unruledVerbs are what "can't" says someone is unable to do, not
@@ -224,6 +227,11 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	}
 	if m := neverRe.FindTextSubmatchIndex(tx); m != nil && !strings.EqualFold(t[m[2]:m[3]], "mind") {
 		return high(m[0], m[1])
+	}
+	if m := disallowRe.FindTextIndex(tx); m != nil {
+		if sw := lastWord(t[:m[0]]); sw != "" && sw != "i" && !vagueSubjects[sw] {
+			return high(m[0], m[1])
+		}
 	}
 	return found{}, false
 }
