@@ -22,6 +22,11 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		return found{}, false
 	}
 	if s.todo {
+		// "Action item: Elif to add cert expiry alerts": Elif's.
+		if f, ok := named(mc, newText(tidy(s.text))); ok {
+			f.conf = tenure.ConfidenceHigh
+			return f, true
+		}
 		if t := tidy(s.text); hasContentWord(t) {
 			return found{typ: tenure.StateAction, text: capitalize(t), conf: tenure.ConfidenceHigh}, true
 		}
@@ -114,6 +119,15 @@ var (
 	noLongerRe      = mustPattern(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
 )
 
+// Decisions stated as a standing policy ("Going forward, certificates are
+// renewed automatically"), and as a choice against something followed by
+// what is done instead ("we decided against a van hire, we'll pay for a
+// mover").
+var (
+	policyRe  = mustPattern(`(?i)^(?:going\s+forward|from\s+now\s+on|moving\s+forward|henceforth|as\s+of\s+(?:today|now))\s*,?\s+(.+)`)
+	againstRe = mustPattern(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+decided\s+against\s+(.+?)(?:,|;|\s+and|\s+so)\s+(?:we|i)(?:'ll|\s+will|'re\s+going\s+to)\s+(.+)`)
+)
+
 // Choices between alternatives: what is done "instead of" or "rather
 // than" something else is decided, whoever does it ("we'll hire a
 // contractor instead of a designer"); and "X it is".
@@ -146,7 +160,22 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		}
 	}
 	if !ok {
+		// A rule said as policy ("going forward, don't share passwords")
+		// is a constraint, read after.
+		if m := policyRe.FindTextSubmatch(t); m != nil && countContentWords(m[1], 3) >= 3 && !ruleLike(m[1]) {
+			f, ok = found{typ: tenure.StateDecision, text: capitalize(clauseAfter(m[1])), conf: tenure.ConfidenceMedium}, true
+		}
+	}
+	if !ok {
+		if m := againstRe.FindTextSubmatch(t); m != nil && concreteObject(m[1]) && concreteObject(m[2]) {
+			f, ok = found{typ: tenure.StateDecision, text: capitalize(clauseAfter(m[2])) + " instead of " + tidy(m[1]), conf: tenure.ConfidenceHigh}, true
+		}
+	}
+	if !ok {
 		f, ok = answerChoice(mc, t)
+	}
+	if !ok {
+		f, ok = answerShould(mc)
 	}
 	if !ok {
 		return f, false
@@ -187,6 +216,50 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 			break
 		}
 		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
+	}
+	return found{}, false
+}
+
+// A yes to a "should we ...?" question another speaker asked just before
+// decides what it asked: "Should postmortems be blameless by policy?"
+// "Yes, that's our policy from now on."
+var (
+	yesRe    = mustPattern(`(?i)^(?:yes|yep|yeah|yup|agreed|definitely|absolutely|correct)\b`)
+	shouldRe = mustPattern(`(?i)^(?:so\s+|and\s+|ok\s+)?(?:should|shall)\s+(we|[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+([a-z].*?)\s*\?$`)
+)
+
+// ruleLike reports whether s states a rule: an order not to, a binding
+// modal, a "never".
+func ruleLike(s string) bool {
+	return dontRe.MatchString(s) || modalRe.MatchString(s) || neverRe.MatchString(s) || noRe.MatchString(s)
+}
+
+// answerShould reads a yes to the nearest question of the few messages
+// before, when it asks whether "we" or a named thing should do something.
+func answerShould(mc *messageContext) (found, bool) {
+	if !mc.human || !yesRe.MatchString(mc.msg.Content) || len(mc.before) == 0 {
+		return found{}, false
+	}
+	for i := len(mc.before) - 1; i >= 0; i-- {
+		b := &mc.before[i]
+		if !strings.Contains(b.Content, "?") {
+			continue
+		}
+		if b.Speaker == mc.msg.Speaker {
+			return found{}, false
+		}
+		m := shouldRe.FindStringSubmatch(strings.TrimSpace(b.Content))
+		if m == nil || vagueSubjects[lower(m[1])] {
+			return found{}, false
+		}
+		text := m[2]
+		if lower(m[1]) != "we" {
+			text = m[1] + " should " + m[2]
+		}
+		if countContentWords(text, 2) < 2 {
+			return found{}, false
+		}
+		return found{typ: tenure.StateDecision, text: capitalize(tidy(text)), conf: tenure.ConfidenceMedium}, true
 	}
 	return found{}, false
 }

@@ -10,8 +10,8 @@ import (
 // is a risk that ...", a worried speaker, and a named thing that might
 // break or fail.
 var (
-	riskLabelRe = mustPattern(`(?i)^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*)(.+)`)
-	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
+	riskLabelRe = mustPattern(`(?i)^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
+	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+|good\s+|fair\s+|decent\s+|strong\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
 	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
 	// not about a person ("worried about my mom").
@@ -70,7 +70,7 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 var (
 	// limitRe is a bound on a number: "at most 300 ms", "under $500",
 	// "can't exceed 2 vCPUs".
-	limitRe = mustPattern(`(?i)\b(at\s+most|at\s+least|no\s+more\s+than|not\s+more\s+than|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|min(?:imum)?|(?:a\s+)?hard\s+limit\s+of|limit(?:ed)?\s+(?:of|to|at)|cap(?:s|ped)?\s+(?:\w+\s+)?(?:at|to)|can(?:'t|not|\s+not)\s+exceed|(?:must|should|may|will)\s+not\s+exceed|never\s+exceed|(?:do|does)(?:n't|\s+not)\s+exceed|within|under|below)\s+(?:a\s+|an\s+|the\s+)?[$€£¥]?\s?\d`)
+	limitRe = mustPattern(`(?i)\b(at\s+most|at\s+least|no\s+more\s+than|not\s+more\s+than|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|min(?:imum)?|(?:a\s+)?hard\s+limit\s+of|limit(?:ed)?\s+(?:of|to|at)|can(?:'t|not|\s+not)\s+(?:be|cost|go|run|take)\s+(?:more|longer|over|above)(?:\s+than)?|(?:must|should|may)(?:n't|\s+not)\s+(?:be|cost|go|run|take)\s+(?:more|longer|over|above)(?:\s+than)?|cap(?:s|ped)?\s+(?:\w+\s+)?(?:at|to)|can(?:'t|not|\s+not)\s+exceed|(?:must|should|may|will)\s+not\s+exceed|never\s+exceed|(?:do|does)(?:n't|\s+not)\s+exceed|within|under|below)\s+(?:a\s+|an\s+|the\s+)?[$€£¥]?\s?\d`)
 	// weakLimits are bounds that also occur in plain description ("we had
 	// at least 50 people"); they need a modal to be a constraint.
 	weakLimits = mustPattern(`(?i)^(?:at\s+least|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|min(?:imum)?|within|under|below)$`)
@@ -111,6 +111,15 @@ var (
 	// times", "you must be tired".
 	epistemicRe = mustPattern(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
 	neverRe     = mustPattern(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
+	// noOneRe is a prohibition on everyone: "under no circumstances should
+	// anyone restart the gateway", "no one may deploy on Fridays".
+	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed\s+to|is\s+permitted\s+to|gets\s+to)\s+[a-z]`)
+	// restrictedRe is access or use limited to someone or something:
+	// "production access is limited to the on-call engineer".
+	restrictedRe = mustPattern(`(?i)\b(?:is|are)\s+(?:limited|restricted|reserved)\s+(?:to|for)\s+(?:the\s+|our\s+)?[a-z]`)
+	// requiresRe is what a named thing requires: "the landlord needs four
+	// weeks' notice", "the venue requires a deposit".
+	requiresRe = mustPattern(`(?i)^(?:the|our|their|this|that)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:needs|requires)\s+(?:a|an|at\s+least|\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b`)
 	// disallowRe is a rule stated as what something does not allow: "the
 	// venue doesn't allow open flames".
 	disallowRe = mustPattern(`(?i)\b(?:doesn't|does\s+not|don't|do\s+not|won't|will\s+not)\s+(?:allow|permit|accept|tolerate)\s+(?:any\s+)?[a-z]`)
@@ -226,6 +235,17 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		return high(m[0], m[1])
 	}
 	if m := neverRe.FindTextSubmatchIndex(tx); m != nil && !strings.EqualFold(t[m[2]:m[3]], "mind") {
+		return high(m[0], m[1])
+	}
+	if m := noOneRe.FindTextIndex(tx); m != nil {
+		return high(m[0], m[1])
+	}
+	if m := restrictedRe.FindTextIndex(tx); m != nil {
+		if sw := lastWord(t[:m[0]]); sw != "" && sw != "i" && !vagueSubjects[sw] {
+			return high(m[0], m[1])
+		}
+	}
+	if m := requiresRe.FindTextIndex(tx); m != nil {
 		return high(m[0], m[1])
 	}
 	if m := disallowRe.FindTextIndex(tx); m != nil {
