@@ -12,6 +12,11 @@ var (
 	hypotheticalRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:would|wish|i'd|we'd|you'd|hypothetically)\b`)
 	reportedRe     = mustPattern(`(?i)\b(?:said|says|told|tells|asked|wrote|writes|claims|claimed)\b`)
 	jokingRe       = mustPattern(`(?i)\b(?:kidding|jk|joking)\b`)
+	// likeToRe is a wish that asks for something rather than imagines
+	// it: "we'd like to move to annual billing". It is no hypothetical
+	// unless a condition comes with it (conditionRe).
+	likeToRe    = mustPattern(`(?i)\b(?:i'd|we'd|i\s+would|we\s+would)\s+like\s+to\b`)
+	conditionRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:wish|hypothetically|if)\b`)
 )
 
 // matchItem recognises at most one state item in a sentence, trying the
@@ -33,7 +38,17 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		return found{}, false
 	}
 	t := discourseRe.ReplaceAllString(s.text, "")
-	if t == "" || reportedRe.MatchString(t) {
+	if loc := reportedRe.FindStringIndex(t); loc != nil {
+		// "Invoices can only be reissued by billing, so I've asked them":
+		// what comes before a report in a clause of its own is the
+		// speaker's; the report is not.
+		cut := strings.LastIndex(t[:loc[0]], ", ")
+		if cut < 0 {
+			return found{}, false
+		}
+		t = t[:cut]
+	}
+	if t == "" {
 		return found{}, false
 	}
 	if s.question {
@@ -45,7 +60,7 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		t = m[1] + " " + m[3]
 	}
 	tx := newText(t)
-	if hypotheticalRe.MatchText(tx) {
+	if hypotheticalRe.MatchText(tx) && !(likeToRe.MatchText(tx) && !conditionRe.MatchText(tx)) {
 		return found{}, false
 	}
 	for _, match := range []func(*messageContext, *text) (found, bool){decision, risk, r.constraint, action} {
@@ -107,13 +122,16 @@ var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bi(?:'ll|\s+will)\s+(go with|stick with)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bthe\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	// "we'd like to move from monthly to annual billing": a change of plan
+	// asked for.
+	{re: mustPattern(`(?i)\b(?:we|i)(?:'d|\s+would)\s+like\s+to\s+(switch|move|upgrade|downgrade|change|cancel|migrate)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)^(going\s+with|sticking\s+with|switching\s+to)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
 }
 
 // Decisions stated as a change: a labelled decision, "we replaced X with
 // Y", and "we're no longer using X" next to the choice that replaced it.
 var (
-	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision)\s*[:\-–]\s*(.+)`)
+	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution)\s*[:\-–]\s*(.+)`)
 	replacedRe      = mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+replaced\s+(.+?)\s+with\s+(.+)`)
 	subjectRe       = mustPattern(`(?i)^(?:we|i)(?:'ll|\s+will)?\s+`)
 	noLongerRe      = mustPattern(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
@@ -293,6 +311,13 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 		if to, ok := strings.CutPrefix(obj, "to "); ok && (verb == "switch" || verb == "migrate" || verb == "move") {
 			// "we're switching to the annual plan"
 			verb, obj = verb+" to", to
+		}
+		if from, to, ok := strings.Cut(strings.TrimPrefix(obj, "from "), " to "); ok && strings.HasPrefix(obj, "from ") &&
+			(verb == "switch" || verb == "migrate" || verb == "move" || verb == "change") && concreteObject(to) && hasContentWord(from) &&
+			!(verb == "move" && isProperName(strings.Fields(to)[0])) {
+			// "move from monthly to annual billing"; moving to a place
+			// ("from Leeds to Bristol") is a life event.
+			return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: p.conf}, true
 		}
 		if !concreteObject(obj) {
 			continue

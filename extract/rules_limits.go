@@ -82,16 +82,16 @@ var (
 	// deadlineRe names a date that binds: a deadline, a freeze, an expiry.
 	deadlineRe = mustPattern(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
 	budgetRe   = mustPattern(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
-	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not)\b`)
+	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only)\b`)
 	// strongModalRe are the modals that bind without a number or date.
-	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to)$`)
+	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only)$`)
 	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
 	// binds when someone other than the speaker or the listener cannot do
 	// something a rule can forbid (not "we can't wait").
 	cannotRe = mustPattern(`(?i)^(?:can(?:'t|not|\s+not)|may\s+not)$`)
 	// dontRe is a prohibition said as an order: "don't share passwords in
 	// tickets", "do not email customers".
-	dontRe = mustPattern(`(?i)(?:^|,\s+|;\s+)(?:please\s+)?(?:don't|do\s+not)\s+(?:ever\s+)?([a-z]+)\s+\S`)
+	dontRe = mustPattern(`(?i)(?:^|,\s+|;\s+)(?:(?:please|pls|plz)\s+)?(?:don't|do\s+not)\s+(?:ever\s+)?([a-z]+)\s+\S`)
 	// noRe is a prohibition said as "no X during Y": "no laptops during
 	// the session", "no deploys on Fridays".
 	noRe = mustPattern(`(?i)(?:^|,\s+)no\s+([a-z][a-z-]*)(?:\s+[a-z][a-z-]*)?\s+(?:during|on|after|before|at|in|inside|near|without|past|until|while)\s+\S`)
@@ -161,6 +161,14 @@ var unruledOrders = map[string]bool{"worry": true, "forget": true, "mind": true,
 var unruledSubjects = map[string]bool{"who": true, "others": true, "nobody": true, "everyone": true,
 	"everybody": true, "someone": true, "somebody": true, "one": true}
 
+// passiveAfter reports whether s opens with a passive ("be refunded",
+// "be shared"): "annual plans can't be refunded" forbids, where "we can't
+// be late" does not.
+func passiveAfter(s string) bool {
+	w := words(s)
+	return len(w) > 1 && w[0] == "be" && (strings.HasSuffix(w[1], "ed") || strings.HasSuffix(w[1], "en")) && !pastVerbs[w[1]]
+}
+
 // constraint recognises a rule the work must keep: a modal with a bound or
 // deadline, a binding modal ("must", "should never", "cannot store") with a
 // named subject, an order not to ("don't share"), a numeric bound, a
@@ -193,7 +201,8 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		case strongModalRe.MatchString(t[m[2]:m[3]]) && (sw == "you" || !vagueSubjects[sw]):
 			return high(m[0], m[1])
 		case cannotRe.MatchString(t[m[2]:m[3]]) && sw != "you" && !vagueSubjects[sw] && !unruledSubjects[sw] &&
-			!strings.HasSuffix(sw, "ly") && firstWord(t[m[1]:]) != "" && !unruledVerbs[firstWord(t[m[1]:])]:
+			!strings.HasSuffix(sw, "ly") && firstWord(t[m[1]:]) != "" &&
+			(!unruledVerbs[firstWord(t[m[1]:])] || passiveAfter(t[m[1]:])):
 			return high(m[0], m[1])
 		}
 		// "I can't do calls after 5 pm": what the speaker cannot do at a

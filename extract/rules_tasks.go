@@ -16,7 +16,7 @@ var (
 	// thirdRe is a named person's commitment: "Marco will set up the
 	// pipeline", "Lena is going to draft the policy", "Tomás from
 	// Northwind will send the dataset", "my sister Julia will book ...".
-	thirdRe = mustPattern(`^(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+[a-z]+(?:\s+[a-z]+)?\s+)?((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+(?:from|at|of)\s+[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)?\s+(?:will|'ll|is\s+going\s+to|is\s+gonna|has\s+to|needs\s+to|is\s+to|to)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
+	thirdRe = mustPattern(`^(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+[a-z]+(?:\s+[a-z]+)?\s+)?((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+(?:from|at|of)\s+[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)?(?:\s+(?:will|is\s+going\s+to|is\s+gonna|has\s+to|needs\s+to|is\s+to|to)|'ll|'s\s+going\s+to|'s\s+gonna)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
 	// pronounCommitRe is a commitment by "she", "he" or "they", whose
 	// owner is the person the sentence named before it.
 	pronounCommitRe = mustPattern(`(?i)(?:^|,\s+|\band\s+|\bso\s+)(she|he|they)(?:'ll|\s+will|'s\s+going\s+to|\s+is\s+going\s+to)\s+(?:(?:also|then|first|just)\s+)?([a-z][a-z-]*)\b(.*)`)
