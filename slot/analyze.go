@@ -116,6 +116,7 @@ var rephrasings = []struct {
 	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+bike|by\s+bicycle)\b`), "cycle$1"},
 	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+on\s+foot\b`), "walk$1"},
 	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
+	{regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
 	{regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
 }
 
@@ -542,6 +543,15 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 					break
 				}
 			}
+			// "refunds over $200 cannot be issued" is "cannot issue
+			// refunds above $200": the negation after the bound is the
+			// bound's too.
+			for k := i + 1; !flipped && b == boundMin && k < len(s.toks) && k <= i+maxNegationAfter; k++ {
+				if negations[s.toks[k].low] && !s.toks[k].used {
+					s.toks[k].used = true
+					b, flipped = boundMax, true
+				}
+			}
 			if s.low(i-n-1) == "every" {
 				return "every", i - n, false
 			}
@@ -554,6 +564,10 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 	}
 	return "", i, false
 }
+
+// maxNegationAfter is how many tokens after a lower bound a negation may
+// stand and still make it an upper one.
+const maxNegationAfter = 5
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 

@@ -44,7 +44,7 @@ var choiceVerbs = fields(`use uses used using adopt adopts adopted adopting pick
 // "might see downtime"); in a risk they say nothing of what it is about.
 var riskVerbs = fields(`cause causes caused causing see sees saw seeing face faces faced facing
 	experience experiences experienced experiencing happen happens happened happening lead leads led
-	leading result results resulted resulting end ends ended ending`)
+	leading result results resulted resulting end ends ended ending hit hits hitting`)
 
 // determiners before a word make it a noun: "a call" is a meeting.
 var determiners = fields(`a an the this that our your my their his her its another every each`)
@@ -138,6 +138,7 @@ var verbGroups = [][]string{
 	{"test", "try"},
 	{"postpone", "defer", "push_back", "delay"},
 	{"miss", "slip", "overrun"},
+	{"escalate", "pass_on", "hand_off", "hand_over"},
 	{"respond", "answer", "reply"},
 	{"clean", "tidy", "tidy_up", "clean_up"},
 	{"investigate", "look_into", "dig_into"},
