@@ -148,10 +148,13 @@ func (s score) String() string {
 // (a data-platform migration, a hiring loop, a family trip, a customer
 // escalation) were written after h2 had been measured several times, before
 // the third round of rules, and are never tuned on: their first numbers are
-// the honest estimate.
+// the honest estimate. Threads "h4-*" (a kitchen renovation, a grant
+// application) were written after the third round of rules was frozen and
+// measured once: an estimate of the rules as they are, by an author who
+// had not seen them fail on these words.
 var parts = []struct{ name, prefix string }{
 	{"development (t-*)", "t-"}, {"held out, round 1 (h-*)", "h-"}, {"held out, round 2 (h2-*)", "h2-"},
-	{"held out, round 3 (h3-*)", "h3-"},
+	{"held out, round 3 (h3-*)", "h3-"}, {"held out, round 4 (h4-*)", "h4-"},
 }
 
 // partOf is the index in parts of a thread's part.
@@ -196,8 +199,9 @@ var heldOutFloors = []heldOut{
 		"decision": {0.90, 0.70}, "constraint": {0.85, 0.80}, "action": {0.70, 0.60}, "risk": {0.90, 0.70},
 		"question": {0.90, 0.85}, "fact": {0.90, 0.70},
 	}, owners: 1, dues: 1},
-	// Round 3 is reported, not yet held to floors.
+	// Rounds 3 and 4 are reported, not yet held to floors.
 	{prefix: "h3-"},
+	{prefix: "h4-"},
 }
 
 // TestRulesQuality measures the extractor against testdata/labelled.jsonl
