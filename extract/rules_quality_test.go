@@ -173,8 +173,8 @@ func partOf(thread string) int {
 const (
 	minItemPrecision = 0.85
 	minFactPrecision = 0.90
-	minItemRecall    = 0.80
-	minFactRecall    = 0.75
+	minItemRecall    = 0.75
+	minFactRecall    = 0.70
 )
 
 // The targets per type on the held-out part written with the second round
@@ -197,11 +197,18 @@ type heldOut struct {
 var heldOutFloors = []heldOut{
 	{prefix: "h2-", types: map[string]struct{ precision, recall float64 }{
 		"decision": {0.90, 0.70}, "constraint": {0.85, 0.80}, "action": {0.70, 0.60}, "risk": {0.90, 0.70},
-		"question": {0.90, 0.85}, "fact": {0.90, 0.70},
+		"question": {0.90, 0.85}, "fact": {0.90, 0.75},
 	}, owners: 1, dues: 1},
-	// Rounds 3 and 4 are reported, not yet held to floors.
-	{prefix: "h3-"},
-	{prefix: "h4-"},
+	// Measured once after the third round of rules (docs/benchmarks.md);
+	// the floors are those numbers less about one item.
+	{prefix: "h3-", types: map[string]struct{ precision, recall float64 }{
+		"decision": {0.80, 0.50}, "constraint": {0.90, 0.55}, "action": {0.65, 0.45}, "risk": {0.90, 0.50},
+		"question": {0.65, 0.80}, "fact": {0.70, 0.30},
+	}, owners: 1, dues: 1},
+	{prefix: "h4-", types: map[string]struct{ precision, recall float64 }{
+		"decision": {0.60, 0.25}, "constraint": {0.80, 0.60}, "action": {0.80, 0.80}, "risk": {0.90, 0.45},
+		"question": {0.90, 0.90}, "fact": {0.90, 0.30},
+	}, owners: 1, dues: 1},
 }
 
 // TestRulesQuality measures the extractor against testdata/labelled.jsonl

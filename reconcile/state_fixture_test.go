@@ -137,13 +137,14 @@ func changesValue(kind string) bool {
 	return kind == "changed_value" || kind == "reversal" || kind == "negation" || kind == "antonym"
 }
 
-// Targets on the held-out part. Merge recall falls short of its 0.95
-// target without an embedder: paraphrases that change more than a word
-// ("Chat support hours are 9 am to 5 pm") need a similarity signal or a
-// model's subjects to be recognised, and are inserted instead (a
-// duplicate, never a lost value). The test holds it to a floor below the
-// measured 0.77 so that a regression fails, and reports the gap.
-const targetMergeRecall = 0.95
+// target is the issue's target for merge and supersede, precision and
+// recall, on a held-out part. Merge recall falls short of it without an
+// embedder: paraphrases that change more than a word ("Chat support hours
+// are 9 am to 5 pm") need a similarity signal or a model's subjects to be
+// recognised, and are inserted instead (a duplicate, never a lost value).
+// The test holds each part to floors below its measured numbers, so that a
+// regression fails, and reports the gaps.
+const target = 0.95
 
 // heldFloors are the floors of each held-out part: the targets where they
 // are met, the measured numbers less a margin where they are not.
@@ -151,9 +152,10 @@ var heldFloors = map[string]struct {
 	supersedePrecision, supersedeRecall, mergePrecision, mergeRecall float64
 }{
 	"held": {0.95, 0.95, 0.95, 0.75},
-	// Rounds 3 and 4 are reported, not yet held to floors.
-	"held3": {},
-	"held4": {},
+	// Measured once after the third round of the lexicon
+	// (docs/benchmarks.md); the floors are those numbers less a margin.
+	"held3": {0.85, 0.90, 0.95, 0.50},
+	"held4": {0.85, 0.85, 0.95, 0.55},
 }
 
 // TestStateFixture measures DecideState against testdata/state_cases.jsonl
@@ -206,8 +208,13 @@ func TestStateFixture(t *testing.T) {
 	}
 	for _, split := range splits[1:] {
 		h, f := scores[split], heldFloors[split]
-		if r := h.recall("merge"); r < targetMergeRecall {
-			t.Logf("%s: merge recall %.2f, below the %.2f target", split, r, targetMergeRecall)
+		for _, x := range []struct {
+			what string
+			got  float64
+		}{{"merge recall", h.recall("merge")}, {"supersede precision", h.precision("supersede")}, {"supersede recall", h.recall("supersede")}} {
+			if x.got < target {
+				t.Logf("%s: %s %.2f, below the %.2f target", split, x.what, x.got, target)
+			}
 		}
 		for _, x := range []struct {
 			what       string
