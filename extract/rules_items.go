@@ -214,28 +214,28 @@ var (
 		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
 )
 
+// maxPickWords is the longest answer answerChoice reads as picking a side.
+const maxPickWords = 6
+
 // answerChoice reads a short answer to the nearest either-or question of
 // the few messages before: the answer must name words of one side of it.
 func answerChoice(mc *messageContext, t *text) (found, bool) {
-	if !mc.human {
+	if !mc.human || len(strings.Fields(t.s)) > maxPickWords {
+		return found{}, false
+	}
+	// The nearest either-or question is the one answered.
+	var q []string
+	for i := len(mc.before) - 1; i >= 0 && q == nil; i-- {
+		q = eitherOrRe.FindStringSubmatch(mc.before[i].Content)
+	}
+	if q == nil {
 		return found{}, false
 	}
 	m := pickRe.FindTextSubmatch(t)
-	if m == nil || pickOpeners[firstWord(m[1])] || !hasContentWord(m[1]) {
+	if m == nil || pickOpeners[firstWord(m[1])] || !hasContentWord(m[1]) || !strings.Contains(lower(q[0]), lower(m[1])) {
 		return found{}, false
 	}
-	for i := len(mc.before) - 1; i >= 0; i-- {
-		q := eitherOrRe.FindStringSubmatch(mc.before[i].Content)
-		if q == nil {
-			continue
-		}
-		if !strings.Contains(lower(q[0]), lower(m[1])) {
-			// The nearest either-or question is the one answered.
-			break
-		}
-		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
-	}
-	return found{}, false
+	return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
 }
 
 // A yes to a "should we ...?" question another speaker asked just before

@@ -109,21 +109,29 @@ func Analyze(t tenure.StateType, text string) Analysis {
 // "drive to the wedding"; "open two engineer roles" is "hire two
 // engineers".
 var rephrasings = []struct {
-	re   *regexp.Regexp
-	repl string
+	// needs are strings one of which a text must hold, lowercase, for re
+	// to match it: most texts hold none, and the test is far cheaper
+	// than the regexp's.
+	needs []string
+	re    *regexp.Regexp
+	repl  string
 }{
-	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+car|in\s+the\s+car)\b`), "drive$1"},
-	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+bike|by\s+bicycle)\b`), "cycle$1"},
-	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+on\s+foot\b`), "walk$1"},
-	{regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
-	{regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
-	{regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
+	{[]string{"car"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+car|in\s+the\s+car)\b`), "drive$1"},
+	{[]string{"bike", "bicycle"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+bike|by\s+bicycle)\b`), "cycle$1"},
+	{[]string{"foot"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+on\s+foot\b`), "walk$1"},
+	{[]string{"plane", "air"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
+	{[]string{"pull"}, regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
+	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
 }
 
 // rephrase applies rephrasings to text.
 func rephrase(text string) string {
+	low := strings.ToLower(text)
 	for _, r := range rephrasings {
-		text = r.re.ReplaceAllString(text, r.repl)
+		if slices.ContainsFunc(r.needs, func(n string) bool { return strings.Contains(low, n) }) {
+			text = r.re.ReplaceAllString(text, r.repl)
+			low = strings.ToLower(text)
+		}
 	}
 	return text
 }
