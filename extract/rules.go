@@ -101,6 +101,10 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 	return res, nil
 }
 
+// maxBefore is how many messages before a message the patterns may read
+// for what it answers.
+const maxBefore = 3
+
 // maxSentenceBytes is the longest sentence the patterns read. Longer
 // "sentences" are pasted logs, code or lists without punctuation, where a
 // pattern's match would be noise, and skipping them bounds the cost of a
@@ -112,6 +116,9 @@ type messageContext struct {
 	msg *tenure.Message
 	// next is the message that follows in the batch, nil for the last.
 	next *tenure.Message
+	// before are the messages just before, nearest last (at most
+	// maxBefore).
+	before []tenure.Message
 	// human is set when the speaker is a person, so that first-person
 	// statements are facts about them and commitments are theirs.
 	human bool
@@ -144,6 +151,7 @@ func (r *Rules) newMessageContext(msgs []tenure.Message, i int, pair [2]string) 
 	if i+1 < len(msgs) {
 		mc.next = &msgs[i+1]
 	}
+	mc.before = msgs[max(0, i-maxBefore):i]
 	mc.human = m.Role == "user" || (m.Speaker != "" && slices.Contains(r.userSpeakers, m.Speaker))
 	if mc.subject == "" {
 		mc.subject = r.userName

@@ -99,7 +99,7 @@ var (
 // in a sentence. Questions, hypotheticals ("if I lived in"), negations ("I
 // don't live in"), reported speech and jokes state nothing.
 func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
-	if !mc.human || mc.joking || s.todo || reportedRe.MatchString(s.text) {
+	if !mc.human || mc.joking || s.todo {
 		return nil
 	}
 	var out []Fact
@@ -107,10 +107,14 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	if m := appositionRe.FindStringSubmatch(discourseRe.ReplaceAllString(text, "")); m != nil {
 		// "Hollis & Co, the caterer, is based in Oakland": the
 		// apposition says what the name is, the rest is said of it.
-		out = append(out, r.apposition(mc, m[1], m[2])...)
+		if !orgPredicateRe.MatchString(m[3]) {
+			out = append(out, r.apposition(mc, m[1], m[2])...)
+		}
 		text = m[1] + " " + m[3]
 	} else if m := appositionFirstRe.FindStringSubmatch(discourseRe.ReplaceAllString(text, "")); m != nil {
-		out = append(out, r.apposition(mc, m[2], m[1])...)
+		if !orgPredicateRe.MatchString(m[3]) {
+			out = append(out, r.apposition(mc, m[2], m[1])...)
+		}
 		text = m[2] + " " + m[3]
 	}
 	clauses := cutClauses(andSubjectRe.ReplaceAllString(text, ", $1"))
@@ -121,6 +125,11 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	}
 	for _, c := range clauses {
 		c = tidy(discourseRe.ReplaceAllString(c, ""))
+		if reportedRe.MatchString(c) {
+			// "My partner works at Spotify, she says ...": what follows
+			// a report is someone else's word.
+			break
+		}
 		if c == "" || hypotheticalRe.MatchString(c) {
 			continue
 		}
@@ -128,6 +137,10 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	}
 	return out
 }
+
+// orgPredicateRe is what is said of an organisation, not a person: an
+// apposition before it names what the organisation is, not a role.
+var orgPredicateRe = mustPattern(`(?i)^(?:is|was|are)\s+(?:headquartered|incorporated|founded|listed)\b|^has\s+(?:about\s+|around\s+|over\s+|nearly\s+)?\d[\d,]*\s+(?:employees|staff|people|engineers|offices|stores)\b`)
 
 // apposition returns the role a name's apposition states ("Dr. Okafor, our
 // facilitator"), when it is one.

@@ -12,6 +12,11 @@ var (
 	hypotheticalRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:would|wish|i'd|we'd|you'd|hypothetically)\b`)
 	reportedRe     = mustPattern(`(?i)\b(?:said|says|told|tells|asked|wrote|writes|claims|claimed)\b`)
 	jokingRe       = mustPattern(`(?i)\b(?:kidding|jk|joking)\b`)
+	// likeToRe is a wish that asks for something rather than imagines
+	// it: "we'd like to move to annual billing". It is no hypothetical
+	// unless a condition comes with it (conditionRe).
+	likeToRe    = mustPattern(`(?i)\b(?:i'd|we'd|i\s+would|we\s+would)\s+like\s+to\b`)
+	conditionRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:wish|hypothetically|if)\b`)
 )
 
 // matchItem recognises at most one state item in a sentence, trying the
@@ -22,13 +27,28 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		return found{}, false
 	}
 	if s.todo {
+		// "Action item: Elif to add cert expiry alerts": Elif's.
+		if f, ok := named(mc, newText(tidy(s.text))); ok {
+			f.conf = tenure.ConfidenceHigh
+			return f, true
+		}
 		if t := tidy(s.text); hasContentWord(t) {
 			return found{typ: tenure.StateAction, text: capitalize(t), conf: tenure.ConfidenceHigh}, true
 		}
 		return found{}, false
 	}
 	t := discourseRe.ReplaceAllString(s.text, "")
-	if t == "" || reportedRe.MatchString(t) {
+	if loc := reportedRe.FindStringIndex(t); loc != nil {
+		// "Invoices can only be reissued by billing, so I've asked them":
+		// what comes before a report in a clause of its own is the
+		// speaker's; the report is not.
+		cut := strings.LastIndex(t[:loc[0]], ", ")
+		if cut < 0 {
+			return found{}, false
+		}
+		t = t[:cut]
+	}
+	if t == "" {
 		return found{}, false
 	}
 	if s.question {
@@ -40,7 +60,7 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		t = m[1] + " " + m[3]
 	}
 	tx := newText(t)
-	if hypotheticalRe.MatchText(tx) {
+	if hypotheticalRe.MatchText(tx) && !(likeToRe.MatchText(tx) && !conditionRe.MatchText(tx)) {
 		return found{}, false
 	}
 	for _, match := range []func(*messageContext, *text) (found, bool){decision, risk, r.constraint, action} {
@@ -72,7 +92,8 @@ func fixed(v string) func([]string) string { return func([]string) string { retu
 var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate", "moving": "move", "going with": "go with",
 	"sticking with": "stick with", "switching to": "switch to", "standardizing on": "standardize on", "standardising on": "standardise on",
 	"switched": "switch to", "migrated": "migrate to", "chose": "choose", "chosen": "choose",
-	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with"}
+	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with",
+	"picked": "pick", "selected": "select", "decided on": "go with"}
 
 func base(i int) func([]string) string {
 	return func(m []string) string {
@@ -97,20 +118,32 @@ var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+(?:decided|agreed|settled)\s+on\s+(.+)`), verb: fixed("go with"), object: 1, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(switching|migrating|moving|going\s+with|sticking\s+with|standardi[sz]ing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(switched|migrated)\s+(?:over\s+)?to\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bi(?:'ll|\s+will)\s+(go with|stick with)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bthe\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	// "we'd like to move from monthly to annual billing": a change of plan
+	// asked for.
+	{re: mustPattern(`(?i)\b(?:we|i)(?:'d|\s+would)\s+like\s+to\s+(switch|move|upgrade|downgrade|change|cancel|migrate)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)^(going\s+with|sticking\s+with|switching\s+to)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
 }
 
 // Decisions stated as a change: a labelled decision, "we replaced X with
 // Y", and "we're no longer using X" next to the choice that replaced it.
 var (
-	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision)\s*[:\-–]\s*(.+)`)
+	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution)\s*[:\-–]\s*(.+)`)
 	replacedRe      = mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+replaced\s+(.+?)\s+with\s+(.+)`)
 	subjectRe       = mustPattern(`(?i)^(?:we|i)(?:'ll|\s+will)?\s+`)
 	noLongerRe      = mustPattern(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
+)
+
+// Decisions stated as a standing policy ("Going forward, certificates are
+// renewed automatically"), and as a choice against something followed by
+// what is done instead ("we decided against a van hire, we'll pay for a
+// mover").
+var (
+	policyRe  = mustPattern(`(?i)^(?:going\s+forward|from\s+now\s+on|moving\s+forward|henceforth|as\s+of\s+(?:today|now))\s*,?\s+(.+)`)
+	againstRe = mustPattern(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+decided\s+against\s+(.+?)(?:,|;|\s+and|\s+so)\s+(?:we|i)(?:'ll|\s+will|'re\s+going\s+to)\s+(.+)`)
 )
 
 // Choices between alternatives: what is done "instead of" or "rather
@@ -145,6 +178,24 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		}
 	}
 	if !ok {
+		// A rule said as policy ("going forward, don't share passwords")
+		// is a constraint, read after.
+		if m := policyRe.FindTextSubmatch(t); m != nil && countContentWords(m[1], 3) >= 3 && !ruleLike(m[1]) {
+			f, ok = found{typ: tenure.StateDecision, text: capitalize(clauseAfter(m[1])), conf: tenure.ConfidenceMedium}, true
+		}
+	}
+	if !ok {
+		if m := againstRe.FindTextSubmatch(t); m != nil && concreteObject(m[1]) && concreteObject(m[2]) {
+			f, ok = found{typ: tenure.StateDecision, text: capitalize(clauseAfter(m[2])) + " instead of " + tidy(m[1]), conf: tenure.ConfidenceHigh}, true
+		}
+	}
+	if !ok {
+		f, ok = answerChoice(mc, t)
+	}
+	if !ok {
+		f, ok = answerShould(mc)
+	}
+	if !ok {
 		return f, false
 	}
 	if m := noLongerRe.FindStringSubmatch(mc.msg.Content); m != nil && tenure.SupersessionTrigger(f.text) != "instead" &&
@@ -152,6 +203,83 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		f.text += " instead of " + m[1]
 	}
 	return f, true
+}
+
+// A short answer that picks one side of the question before it ("Should
+// we do a buffet or a plated dinner?" "Buffet then.") is a decision.
+var (
+	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is))?\s*[.!]*$`)
+	eitherOrRe  = mustPattern(`(?i)\b(?:should|shall|do|would|can|could)\b[^?]*\bor\b[^?]*\?`)
+	pickOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "sure": true, "thanks": true, "ok": true, "okay": true,
+		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
+)
+
+// maxPickWords is the longest answer answerChoice reads as picking a side.
+const maxPickWords = 6
+
+// answerChoice reads a short answer to the nearest either-or question of
+// the few messages before: the answer must name words of one side of it.
+func answerChoice(mc *messageContext, t *text) (found, bool) {
+	if !mc.human || len(strings.Fields(t.s)) > maxPickWords {
+		return found{}, false
+	}
+	// The nearest either-or question is the one answered.
+	var q []string
+	for i := len(mc.before) - 1; i >= 0 && q == nil; i-- {
+		q = eitherOrRe.FindStringSubmatch(mc.before[i].Content)
+	}
+	if q == nil {
+		return found{}, false
+	}
+	m := pickRe.FindTextSubmatch(t)
+	if m == nil || pickOpeners[firstWord(m[1])] || !hasContentWord(m[1]) || !strings.Contains(lower(q[0]), lower(m[1])) {
+		return found{}, false
+	}
+	return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
+}
+
+// A yes to a "should we ...?" question another speaker asked just before
+// decides what it asked: "Should postmortems be blameless by policy?"
+// "Yes, that's our policy from now on."
+var (
+	yesRe    = mustPattern(`(?i)^(?:yes|yep|yeah|yup|agreed|definitely|absolutely|correct)\b`)
+	shouldRe = mustPattern(`(?i)^(?:so\s+|and\s+|ok\s+)?(?:should|shall)\s+(we|[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+([a-z].*?)\s*\?$`)
+)
+
+// ruleLike reports whether s states a rule: an order not to, a binding
+// modal, a "never".
+func ruleLike(s string) bool {
+	return dontRe.MatchString(s) || modalRe.MatchString(s) || neverRe.MatchString(s) || noRe.MatchString(s)
+}
+
+// answerShould reads a yes to the nearest question of the few messages
+// before, when it asks whether "we" or a named thing should do something.
+func answerShould(mc *messageContext) (found, bool) {
+	if !mc.human || !yesRe.MatchString(mc.msg.Content) || len(mc.before) == 0 {
+		return found{}, false
+	}
+	for i := len(mc.before) - 1; i >= 0; i-- {
+		b := &mc.before[i]
+		if !strings.Contains(b.Content, "?") {
+			continue
+		}
+		if b.Speaker == mc.msg.Speaker {
+			return found{}, false
+		}
+		m := shouldRe.FindStringSubmatch(strings.TrimSpace(b.Content))
+		if m == nil || vagueSubjects[lower(m[1])] {
+			return found{}, false
+		}
+		text := m[2]
+		if lower(m[1]) != "we" {
+			text = m[1] + " should " + m[2]
+		}
+		if countContentWords(text, 2) < 2 {
+			return found{}, false
+		}
+		return found{typ: tenure.StateDecision, text: capitalize(tidy(text)), conf: tenure.ConfidenceMedium}, true
+	}
+	return found{}, false
 }
 
 func decisionOf(t *text) (found, bool) {
@@ -183,6 +311,13 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 		if to, ok := strings.CutPrefix(obj, "to "); ok && (verb == "switch" || verb == "migrate" || verb == "move") {
 			// "we're switching to the annual plan"
 			verb, obj = verb+" to", to
+		}
+		if from, to, ok := strings.Cut(strings.TrimPrefix(obj, "from "), " to "); ok && strings.HasPrefix(obj, "from ") &&
+			(verb == "switch" || verb == "migrate" || verb == "move" || verb == "change") && concreteObject(to) && hasContentWord(from) &&
+			!(verb == "move" && isProperName(strings.Fields(to)[0])) {
+			// "move from monthly to annual billing"; moving to a place
+			// ("from Leeds to Bristol") is a life event.
+			return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: p.conf}, true
 		}
 		if !concreteObject(obj) {
 			continue

@@ -10,13 +10,13 @@ import (
 // is a risk that ...", a worried speaker, and a named thing that might
 // break or fail.
 var (
-	riskLabelRe = mustPattern(`(?i)^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*)(.+)`)
-	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
+	riskLabelRe = mustPattern(`(?i)^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
+	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+|good\s+|fair\s+|decent\s+|strong\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
 	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
 	// not about a person ("worried about my mom").
-	riskModalRe = mustPattern(`(?i)\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b`)
-	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit)\b`)
+	riskModalRe = mustPattern(`(?i)(?:\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b|\w'll\b)`)
+	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down)\b`)
 )
 
 // vagueSubjects are subjects that do not say what is at risk or bound;
@@ -70,7 +70,7 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 var (
 	// limitRe is a bound on a number: "at most 300 ms", "under $500",
 	// "can't exceed 2 vCPUs".
-	limitRe = mustPattern(`(?i)\b(at\s+most|at\s+least|no\s+more\s+than|not\s+more\s+than|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|min(?:imum)?|(?:a\s+)?hard\s+limit\s+of|limit(?:ed)?\s+(?:of|to|at)|cap(?:s|ped)?\s+(?:\w+\s+)?(?:at|to)|can(?:'t|not|\s+not)\s+exceed|(?:must|should|may|will)\s+not\s+exceed|never\s+exceed|(?:do|does)(?:n't|\s+not)\s+exceed|within|under|below)\s+(?:a\s+|an\s+|the\s+)?[$€£¥]?\s?\d`)
+	limitRe = mustPattern(`(?i)\b(at\s+most|at\s+least|no\s+more\s+than|not\s+more\s+than|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|a\s+maximum\s+of|maximum\s+of|max(?:imum)?|min(?:imum)?|(?:a\s+)?hard\s+limit\s+of|limit(?:ed)?\s+(?:of|to|at)|can(?:'t|not|\s+not)\s+(?:be|cost|go|run|take)\s+(?:more|longer|over|above)(?:\s+than)?|(?:must|should|may)(?:n't|\s+not)\s+(?:be|cost|go|run|take)\s+(?:more|longer|over|above)(?:\s+than)?|cap(?:s|ped)?\s+(?:\w+\s+)?(?:at|to)|can(?:'t|not|\s+not)\s+exceed|(?:must|should|may|will)\s+not\s+exceed|never\s+exceed|(?:do|does)(?:n't|\s+not)\s+exceed|within|under|below)\s+(?:a\s+|an\s+|the\s+)?[$€£¥]?\s?\d`)
 	// weakLimits are bounds that also occur in plain description ("we had
 	// at least 50 people"); they need a modal to be a constraint.
 	weakLimits = mustPattern(`(?i)^(?:at\s+least|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|min(?:imum)?|within|under|below)$`)
@@ -82,16 +82,16 @@ var (
 	// deadlineRe names a date that binds: a deadline, a freeze, an expiry.
 	deadlineRe = mustPattern(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
 	budgetRe   = mustPattern(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
-	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are)(?:n't|\s+not)\s+(?:allowed|permitted)(?:\s+to)?|not\s+allowed\s+to|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:is|are)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not)\b`)
+	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only)\b`)
 	// strongModalRe are the modals that bind without a number or date.
-	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|(?:(?:is|are)(?:n't|\s+not)\s+)?not\s+allowed\s+to|(?:is|are)(?:n't|\s+not)\s+(?:allowed|permitted)(?:\s+to)?|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:is|are)\s+required\s+to)$`)
+	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only)$`)
 	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
 	// binds when someone other than the speaker or the listener cannot do
 	// something a rule can forbid (not "we can't wait").
 	cannotRe = mustPattern(`(?i)^(?:can(?:'t|not|\s+not)|may\s+not)$`)
 	// dontRe is a prohibition said as an order: "don't share passwords in
 	// tickets", "do not email customers".
-	dontRe = mustPattern(`(?i)(?:^|,\s+|;\s+)(?:please\s+)?(?:don't|do\s+not)\s+(?:ever\s+)?([a-z]+)\s+\S`)
+	dontRe = mustPattern(`(?i)(?:^|,\s+|;\s+)(?:(?:please|pls|plz)\s+)?(?:don't|do\s+not)\s+(?:ever\s+)?([a-z]+)\s+\S`)
 	// noRe is a prohibition said as "no X during Y": "no laptops during
 	// the session", "no deploys on Fridays".
 	noRe = mustPattern(`(?i)(?:^|,\s+)no\s+([a-z][a-z-]*)(?:\s+[a-z][a-z-]*)?\s+(?:during|on|after|before|at|in|inside|near|without|past|until|while)\s+\S`)
@@ -110,7 +110,19 @@ var (
 	// epistemicRe is "must" as a guess: "we must have watched it ten
 	// times", "you must be tired".
 	epistemicRe = mustPattern(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
-	neverRe     = mustPattern(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+)\s+\S`)
+	neverRe     = mustPattern(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
+	// noOneRe is a prohibition on everyone: "under no circumstances should
+	// anyone restart the gateway", "no one may deploy on Fridays".
+	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed\s+to|is\s+permitted\s+to|gets\s+to)\s+[a-z]`)
+	// restrictedRe is access or use limited to someone or something:
+	// "production access is limited to the on-call engineer".
+	restrictedRe = mustPattern(`(?i)\b(?:is|are)\s+(?:limited|restricted|reserved)\s+(?:to|for)\s+(?:the\s+|our\s+)?[a-z]`)
+	// requiresRe is what a named thing requires: "the landlord needs four
+	// weeks' notice", "the venue requires a deposit".
+	requiresRe = mustPattern(`(?i)^(?:the|our|their|this|that)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:needs|requires)\s+(?:a|an|at\s+least|\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b`)
+	// disallowRe is a rule stated as what something does not allow: "the
+	// venue doesn't allow open flames".
+	disallowRe = mustPattern(`(?i)\b(?:doesn't|does\s+not|don't|do\s+not|won't|will\s+not)\s+(?:allow|permit|accept|tolerate)\s+(?:any\s+)?[a-z]`)
 )
 
 // unruledVerbs are what "can't" says someone is unable to do, not
@@ -149,6 +161,14 @@ var unruledOrders = map[string]bool{"worry": true, "forget": true, "mind": true,
 var unruledSubjects = map[string]bool{"who": true, "others": true, "nobody": true, "everyone": true,
 	"everybody": true, "someone": true, "somebody": true, "one": true}
 
+// passiveAfter reports whether s opens with a passive ("be refunded",
+// "be shared"): "annual plans can't be refunded" forbids, where "we can't
+// be late" does not.
+func passiveAfter(s string) bool {
+	w := words(s)
+	return len(w) > 1 && w[0] == "be" && (strings.HasSuffix(w[1], "ed") || strings.HasSuffix(w[1], "en")) && !pastVerbs[w[1]]
+}
+
 // constraint recognises a rule the work must keep: a modal with a bound or
 // deadline, a binding modal ("must", "should never", "cannot store") with a
 // named subject, an order not to ("don't share"), a numeric bound, a
@@ -181,7 +201,8 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		case strongModalRe.MatchString(t[m[2]:m[3]]) && (sw == "you" || !vagueSubjects[sw]):
 			return high(m[0], m[1])
 		case cannotRe.MatchString(t[m[2]:m[3]]) && sw != "you" && !vagueSubjects[sw] && !unruledSubjects[sw] &&
-			!strings.HasSuffix(sw, "ly") && firstWord(t[m[1]:]) != "" && !unruledVerbs[firstWord(t[m[1]:])]:
+			!strings.HasSuffix(sw, "ly") && firstWord(t[m[1]:]) != "" &&
+			(!unruledVerbs[firstWord(t[m[1]:])] || passiveAfter(t[m[1]:])):
 			return high(m[0], m[1])
 		}
 		// "I can't do calls after 5 pm": what the speaker cannot do at a
@@ -224,6 +245,22 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	}
 	if m := neverRe.FindTextSubmatchIndex(tx); m != nil && !strings.EqualFold(t[m[2]:m[3]], "mind") {
 		return high(m[0], m[1])
+	}
+	if m := noOneRe.FindTextIndex(tx); m != nil {
+		return high(m[0], m[1])
+	}
+	if m := restrictedRe.FindTextIndex(tx); m != nil {
+		if sw := lastWord(t[:m[0]]); sw != "" && sw != "i" && !vagueSubjects[sw] {
+			return high(m[0], m[1])
+		}
+	}
+	if m := requiresRe.FindTextIndex(tx); m != nil {
+		return high(m[0], m[1])
+	}
+	if m := disallowRe.FindTextIndex(tx); m != nil {
+		if sw := lastWord(t[:m[0]]); sw != "" && sw != "i" && !vagueSubjects[sw] {
+			return high(m[0], m[1])
+		}
 	}
 	return found{}, false
 }

@@ -21,11 +21,16 @@ var (
 	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an)\s+[^,]{2,40}),\s+(.+)$`)
 	// appositionFirstRe is the apposition first: "Our new designer, Lucía
 	// Gómez, starts on Monday".
-	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([a-z][a-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
+	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([A-Za-z][A-Za-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
 	// isTheRe is "is the CEO", "is our new head of data".
 	isTheRe = mustPattern(`(?i)^(?:is|'s|was)\s+(?:the|our|my|their|his|her|its|your)\s+(?:new\s+|current\s+|acting\s+|interim\s+)?(.+)$`)
 	// rolePartRe splits a role from its organisation: "CEO of Northwind".
 	rolePartRe = mustPattern(`^(.+?)\s+(?:of|at)\s+((?:the\s+)?[A-Z].*)$`)
+	// rolePlaceRe cuts a role from where it is held when that is no name:
+	// "SRE lead at our Berlin office".
+	rolePlaceRe = mustPattern(`^(.+?)\s+(?:at|in|for|on)\s+(?:our|the|their|its|his|her|my)\s+\S.*$`)
+	// joinedAsRe is "joined Acme as head of sales".
+	joinedAsRe = mustPattern(`^(?:just\s+|recently\s+)?joined\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+[A-Z][\p{L}&'-]*){0,2})\s+as\s+(?:an?\s+|the\s+|our\s+|their\s+)?(.+)$`)
 	// nameIsRe is "our admin is Julia Park": it names a person a pronoun
 	// may stand for next.
 	nameIsRe = mustPattern(`(?i)^(?:our|my|the|their|your)\s+[a-z]+(?:\s+[a-z]+)?\s+is\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)$`)
@@ -83,10 +88,15 @@ func (fb *factBuilder) named(c *text) {
 			}
 		}
 	}
+	if j := joinedAsRe.FindTextSubmatch(rt); m == nil && j != nil {
+		m = []string{j[0], j[2] + " at " + j[1]}
+	}
 	if m != nil {
 		role, org := m[1], ""
 		if p := rolePartRe.FindStringSubmatch(role); p != nil {
 			role, org = p[1], p[2]
+		} else if p := rolePlaceRe.FindStringSubmatch(role); p != nil {
+			role = p[1]
 		}
 		if v := titleOf(role); isRole(v) {
 			fb.add(FactPerson, subject, factPattern{kind: titleValue, conf: conf, text: "%s is the %s"}, "role", v)

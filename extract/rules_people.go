@@ -43,7 +43,10 @@ const relativeOwner = `(my|[A-Z][\p{L}-]+'s)`
 const relativeMods = `(?:(?:older|younger|big|little|baby|twin|best|oldest|youngest|eldest|step|new|old|former|current)\s+)?`
 
 var (
-	relativeRe    = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)('s)?\b\s*,?\s*(.*)$`)
+	// relativeRe ends the relation at a space, a comma or the end, not
+	// at \b, which is ASCII-only: "fiancé" ends in a letter it does not
+	// know.
+	relativeRe    = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)('s)?(?:\s*,\s*|\s+|$)(.*)$`)
 	relativeInvRe = mustPattern(`(?i)^(\S+)\s+is\s+` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
 	pronounRe     = mustPattern(`(?i)^(she|he)\s+(.+)$`)
 	andSubjectRe  = mustPattern(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he)\s)`)
@@ -232,7 +235,8 @@ func predicateStart(s string) bool {
 	}
 	switch firstWord(s) {
 	case "is", "was", "lives", "works", "loves", "likes", "hates", "has", "just", "moved", "turned",
-		"and", "who", "", "still", "now", "also", "enjoys", "adores", "dislikes", "recently":
+		"and", "who", "", "still", "now", "also", "enjoys", "adores", "dislikes", "recently",
+		"will", "can", "could", "should", "would", "might", "may", "must":
 		return true
 	}
 	return false

@@ -12,11 +12,11 @@ import (
 // send me the estimate by Wednesday?").
 var (
 	commitRe = mustPattern(`(?i)\b(i|we)(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|\s+are\s+going\s+to)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
-	needRe   = mustPattern(`(?i)(?:^|\b(i|we|you)\s+)(?:really\s+|still\s+|also\s+|just\s+|definitely\s+|first\s+)?(?:need|have|'ve\s+got|got|gotta)\s+to\s+([a-z][a-z-]*)\b(.*)`)
+	needRe   = mustPattern(`(?i)(?:^|\b(i|we|you)(?:'ll|\s+will)?\s+)(?:really\s+|still\s+|also\s+|just\s+|definitely\s+|first\s+)?(?:need|have|'ve\s+got|got|gotta)\s+to\s+([a-z][a-z-]*)\b(.*)`)
 	// thirdRe is a named person's commitment: "Marco will set up the
 	// pipeline", "Lena is going to draft the policy", "Tomás from
-	// Northwind will send the dataset".
-	thirdRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+(?:from|at|of)\s+[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)?\s+(?:will|'ll|is\s+going\s+to|is\s+gonna|has\s+to|needs\s+to|is\s+to)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
+	// Northwind will send the dataset", "my sister Julia will book ...".
+	thirdRe = mustPattern(`^(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+[a-z]+(?:\s+[a-z]+)?\s+)?((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+(?:from|at|of)\s+[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)?(?:\s+(?:will|is\s+going\s+to|is\s+gonna|has\s+to|needs\s+to|is\s+to|to)|'ll|'s\s+going\s+to|'s\s+gonna)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
 	// pronounCommitRe is a commitment by "she", "he" or "they", whose
 	// owner is the person the sentence named before it.
 	pronounCommitRe = mustPattern(`(?i)(?:^|,\s+|\band\s+|\bso\s+)(she|he|they)(?:'ll|\s+will|'s\s+going\s+to|\s+is\s+going\s+to)\s+(?:(?:also|then|first|just)\s+)?([a-z][a-z-]*)\b(.*)`)
@@ -28,6 +28,12 @@ var (
 	asksListener    = mustPattern(`(?i)^\w+\s+you\b`)
 	vocative        = mustPattern(`,\s*[A-Z][\p{L}-]*$`)
 	meRe            = mustPattern(`(?i)\bme\b`)
+	// bareDueRe is a due day said without a preposition: "can you share
+	// it with legal today?".
+	bareDueRe = mustPattern(`(?i)\b(?:today|tonight|tomorrow|this\s+(?:week|morning|afternoon|evening)|next\s+week|asap|eod|eow)\b`)
+	// pleaseRe is an order to a named person: "Sven, please update the
+	// runbook before Friday".
+	pleaseRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+),?\s+(?:please|pls|kindly)\s+([a-z][a-z-]*)\b(.*)$`)
 )
 
 // idleVerbs take no task: "I'll be there", "I'll see", "gotta run", and
@@ -87,6 +93,11 @@ var (
 // pipeline by Friday") or of one a pronoun stands for ("my friend Noor
 // ..., she'll pick the wine"), whose owner is that person.
 func named(mc *messageContext, t *text) (found, bool) {
+	if m := pleaseRe.FindTextSubmatch(t); m != nil && isProperName(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
+		f, ok := task(m[2], m[3], tenure.ConfidenceHigh)
+		f.owner = m[1]
+		return f, ok
+	}
 	if m := thirdRe.FindTextSubmatch(t); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
 		f, ok := task(m[2], m[3], tenure.ConfidenceHigh)
 		f.owner = m[1]
@@ -184,7 +195,7 @@ func request(mc *messageContext, t string) (found, bool) {
 		owner, t = m[1], t[len(m[0]):]
 	}
 	m := requestRe.FindStringSubmatch(t)
-	if m == nil || !dueRe.MatchString(m[2]) {
+	if m == nil || !dueRe.MatchString(m[2]) && !bareDueRe.MatchString(m[2]) {
 		return found{}, false
 	}
 	rest := strings.TrimSpace(m[2])

@@ -17,8 +17,11 @@ import (
 // do with the new item.
 type stateCase struct {
 	ID string `json:"id"`
-	// Split is "dev" (tuned on) or "held" (written with the rest before
-	// the reconciler, never tuned on).
+	// Split is "dev" (tuned on), "held" (written with the rest before
+	// the reconciler, never tuned on), "held3" (written from other
+	// domains after "held" had been measured several times, before the
+	// third round of the lexicon, never tuned on) or "held4" (other
+	// domains again, written after that round was frozen).
 	Split  string `json:"split"`
 	Domain string `json:"domain"`
 	// Kind is what the pair is: restatement, paraphrase, status,
@@ -134,19 +137,26 @@ func changesValue(kind string) bool {
 	return kind == "changed_value" || kind == "reversal" || kind == "negation" || kind == "antonym"
 }
 
-// Targets on the held-out part. Merge recall falls short of its 0.95
-// target without an embedder: paraphrases that change more than a word
-// ("Chat support hours are 9 am to 5 pm") need a similarity signal or a
-// model's subjects to be recognised, and are inserted instead (a
-// duplicate, never a lost value). The test holds it to a floor below the
-// measured 0.77 so that a regression fails, and reports the gap.
-const (
-	minSupersedePrecision = 0.95
-	minSupersedeRecall    = 0.95
-	minMergePrecision     = 0.95
-	targetMergeRecall     = 0.95
-	minMergeRecall        = 0.75
-)
+// target is the issue's target for merge and supersede, precision and
+// recall, on a held-out part. Merge recall falls short of it without an
+// embedder: paraphrases that change more than a word ("Chat support hours
+// are 9 am to 5 pm") need a similarity signal or a model's subjects to be
+// recognised, and are inserted instead (a duplicate, never a lost value).
+// The test holds each part to floors below its measured numbers, so that a
+// regression fails, and reports the gaps.
+const target = 0.95
+
+// heldFloors are the floors of each held-out part: the targets where they
+// are met, the measured numbers less a margin where they are not.
+var heldFloors = map[string]struct {
+	supersedePrecision, supersedeRecall, mergePrecision, mergeRecall float64
+}{
+	"held": {0.95, 0.95, 0.95, 0.75},
+	// Measured once after the third round of the lexicon
+	// (docs/benchmarks.md); the floors are those numbers less a margin.
+	"held3": {0.85, 0.90, 0.95, 0.50},
+	"held4": {0.85, 0.85, 0.95, 0.55},
+}
 
 // TestStateFixture measures DecideState against testdata/state_cases.jsonl
 // and reports precision and recall per action on each part. The targets
@@ -157,16 +167,23 @@ func TestStateFixture(t *testing.T) {
 	cases := readStateCases(t)
 	held := 0
 	for _, c := range cases {
-		if c.Split == "held" {
+		if c.Split != "dev" {
 			held++
 		}
 	}
 	if len(cases) < 200 || float64(held) < 0.3*float64(len(cases)) {
 		t.Fatalf("fixture has %d cases, %d held out; want at least 200, 30%% held out", len(cases), held)
 	}
-	scores := map[string]actionScores{"dev": {}, "held": {}}
+	splits := []string{"dev", "held", "held3", "held4"}
+	scores := map[string]actionScores{}
+	for _, s := range splits {
+		scores[s] = actionScores{}
+	}
 	mergedChanges := map[string]int{}
 	for _, c := range cases {
+		if scores[c.Split] == nil {
+			t.Fatalf("%s: unknown split %q", c.ID, c.Split)
+		}
 		d := decideCase(c)
 		got := string(d.Action)
 		scores[c.Split].add(got, c.Want)
@@ -178,7 +195,7 @@ func TestStateFixture(t *testing.T) {
 				got, d.Reason, c.Want, c.Existing.Text, c.New.Text, c.Message)
 		}
 	}
-	for _, split := range []string{"dev", "held"} {
+	for _, split := range splits {
 		t.Logf("%s: changed values merged: %d", split, mergedChanges[split])
 		for _, a := range []string{"merge", "supersede", "insert", "conflict"} {
 			t.Logf("  %s", scores[split].line(a))
@@ -189,21 +206,28 @@ func TestStateFixture(t *testing.T) {
 			t.Errorf("%s: %d changed values merged, want none", split, n)
 		}
 	}
-	h := scores["held"]
-	if r := h.recall("merge"); r < targetMergeRecall {
-		t.Logf("held out: merge recall %.2f, below the %.2f target", r, targetMergeRecall)
-	}
-	for _, x := range []struct {
-		what       string
-		got, floor float64
-	}{
-		{"supersede precision", h.precision("supersede"), minSupersedePrecision},
-		{"supersede recall", h.recall("supersede"), minSupersedeRecall},
-		{"merge precision", h.precision("merge"), minMergePrecision},
-		{"merge recall", h.recall("merge"), minMergeRecall},
-	} {
-		if x.got < x.floor {
-			t.Errorf("held out: %s %.2f, want at least %.2f", x.what, x.got, x.floor)
+	for _, split := range splits[1:] {
+		h, f := scores[split], heldFloors[split]
+		for _, x := range []struct {
+			what string
+			got  float64
+		}{{"merge recall", h.recall("merge")}, {"supersede precision", h.precision("supersede")}, {"supersede recall", h.recall("supersede")}} {
+			if x.got < target {
+				t.Logf("%s: %s %.2f, below the %.2f target", split, x.what, x.got, target)
+			}
+		}
+		for _, x := range []struct {
+			what       string
+			got, floor float64
+		}{
+			{"supersede precision", h.precision("supersede"), f.supersedePrecision},
+			{"supersede recall", h.recall("supersede"), f.supersedeRecall},
+			{"merge precision", h.precision("merge"), f.mergePrecision},
+			{"merge recall", h.recall("merge"), f.mergeRecall},
+		} {
+			if x.got < x.floor {
+				t.Errorf("%s: %s %.2f, want at least %.2f", split, x.what, x.got, x.floor)
+			}
 		}
 	}
 }

@@ -97,10 +97,43 @@ func Analyze(t tenure.StateType, text string) Analysis {
 	text = clip(text, maxAnalyzed)
 	text = typography.Replace(text)
 	text = a.cutInstead(text)
+	text = rephrase(text)
 	toks := tokenize(text)
 	s := scanner{a: &a, toks: toks}
 	s.scan()
 	return a
+}
+
+// rephrasings rewrite phrases that say with several words what one verb
+// does, so that both forms have one frame: "go to the wedding by car" is
+// "drive to the wedding"; "open two engineer roles" is "hire two
+// engineers".
+var rephrasings = []struct {
+	// needs are strings one of which a text must hold, lowercase, for re
+	// to match it: most texts hold none, and the test is far cheaper
+	// than the regexp's.
+	needs []string
+	re    *regexp.Regexp
+	repl  string
+}{
+	{[]string{"car"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+car|in\s+the\s+car)\b`), "drive$1"},
+	{[]string{"bike", "bicycle"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+bike|by\s+bicycle)\b`), "cycle$1"},
+	{[]string{"foot"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+on\s+foot\b`), "walk$1"},
+	{[]string{"plane", "air"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
+	{[]string{"pull"}, regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
+	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
+}
+
+// rephrase applies rephrasings to text.
+func rephrase(text string) string {
+	low := strings.ToLower(text)
+	for _, r := range rephrasings {
+		if slices.ContainsFunc(r.needs, func(n string) bool { return strings.Contains(low, n) }) {
+			text = r.re.ReplaceAllString(text, r.repl)
+			low = strings.ToLower(text)
+		}
+	}
+	return text
 }
 
 // typography maps typographic quotes to ASCII.
@@ -518,6 +551,15 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 					break
 				}
 			}
+			// "refunds over $200 cannot be issued" is "cannot issue
+			// refunds above $200": the negation after the bound is the
+			// bound's too.
+			for k := i + 1; !flipped && b == boundMin && k < len(s.toks) && k <= i+maxNegationAfter; k++ {
+				if negations[s.toks[k].low] && !s.toks[k].used {
+					s.toks[k].used = true
+					b, flipped = boundMax, true
+				}
+			}
 			if s.low(i-n-1) == "every" {
 				return "every", i - n, false
 			}
@@ -530,6 +572,10 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 	}
 	return "", i, false
 }
+
+// maxNegationAfter is how many tokens after a lower bound a negation may
+// stand and still make it an upper one.
+const maxNegationAfter = 5
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 
@@ -562,7 +608,8 @@ func (s *scanner) relativeDateAt(i int) (Facet, int) {
 	case dayWords[w]:
 		// "today", "tomorrow" are dates wherever they stand.
 		return date("rel:"+w, 1)
-	case !s.prepBefore(i):
+	case !s.prepBefore(i) && !(weekdays[w] != "" && (s.low(i-1) == "a" || s.low(i-1) == "the") && s.prepBefore(i-1)):
+		// "on a Friday" is a date as "on Friday" is.
 	case weekdays[w] != "":
 		n := 1
 		if dayParts[s.low(i+1)] {
@@ -594,10 +641,17 @@ func (s *scanner) word(i int) {
 		return
 	case t.used:
 		return
+	case passiveModals[w] && beForms[s.low(i-1)]:
+		// "are accepted", "is expected": what may or must be done.
+		return
 	case w == "instead":
 		s.a.InsteadCue = true
 		return
 	case negations[w]:
+		s.neg++
+		return
+	case cessations[w] && (i == 0 || stopwords[s.low(i-1)] || modals[s.low(i-1)]) && !determiners[s.low(i-1)]:
+		// "stop sending the report", not "the bus stop".
 		s.neg++
 		return
 	}
@@ -612,6 +666,9 @@ func (s *scanner) word(i int) {
 		return
 	}
 	if !name && s.a.typ == tenure.StateDecision && choiceVerbs[w] {
+		return
+	}
+	if !name && s.a.typ == tenure.StateRisk && riskVerbs[w] {
 		return
 	}
 	if _, ok := numberWords[w]; ok && !name {
@@ -669,17 +726,68 @@ func (s *scanner) canon(i int) string {
 		w = syn
 	}
 	st := stem(w)
+	if n, ok := nounCanon[st]; ok && determiners[s.low(i-1)] {
+		// "a call" is a meeting; "call Tom" is not.
+		return n
+	}
 	if v, ok := verbCanon[st]; ok {
 		return v
 	}
-	// "reship" is "ship" again.
-	if rest, ok := strings.CutPrefix(st, "re"); ok && !verbStems[st] && len(rest) > 2 {
+	if v := nominalVerb(st); v != "" {
+		return v
+	}
+	if n, ok := nounCanon[st]; ok {
+		return n
+	}
+	// "reship" is "ship" again, "rerun" is "run" again.
+	if rest, ok := strings.CutPrefix(st, "re"); ok && !verbStems[st] && len(rest) > 2 && !notRepeated[w] {
 		if v, ok := verbCanon[rest]; ok {
 			return v
+		}
+		if verbStems[rest] {
+			return rest
 		}
 	}
 	return st
 }
+
+// nominalVerb is the verb a nominalisation's stem names ("submiss" of
+// "submission" is "submit", "decis" is "decide", "shipment" is "ship"),
+// or "" when the stem is no known verb's noun.
+func nominalVerb(st string) string {
+	var cands []string
+	if b, ok := strings.CutSuffix(st, "iss"); ok {
+		cands = append(cands, b+"it")
+	}
+	if b, ok := strings.CutSuffix(st, "s"); ok && len(b) > 3 {
+		cands = append(cands, b+"d")
+	}
+	if b, ok := strings.CutSuffix(st, "ment"); ok && len(b) > 2 {
+		cands = append(cands, b)
+	}
+	for _, c := range cands {
+		if v, ok := verbCanon[c]; ok {
+			return v
+		}
+		if verbStems[c] {
+			return c
+		}
+	}
+	return ""
+}
+
+// nounCanon maps the stem of every noun of nounGroups to the stem of its
+// group's first noun.
+var nounCanon = func() map[string]string {
+	m := map[string]string{}
+	for _, g := range nounGroups {
+		head := english.Stem(g[0], false)
+		for _, n := range g {
+			m[english.Stem(n, false)] = head
+		}
+	}
+	return m
+}()
 
 // verbCanon maps the stem of every verb of verbGroups to the stem of its
 // group's first verb, and verbStems holds the stems of every known verb.

@@ -217,6 +217,12 @@ func sameSlot(old, c *Item, d frameDiff) (bool, string) {
 		// measure the same thing.
 		return sharesFacetKey(old.Facets, c.Facets), "frame"
 	}
+	if d.sharedPlain > 0 && len(d.plainB) == 0 && d.plainOverlap() >= minOverlap {
+		// The new item names the subject with words the old one has,
+		// whatever names either holds: "Staging will run on Nomad"
+		// after "Use Kubernetes for the staging environment".
+		return true, "frame"
+	}
 	if d.shared == 0 || d.overlap() < minOverlap {
 		return false, "frame"
 	}
@@ -350,6 +356,16 @@ func diff(a, b []Word) frameDiff {
 	d.plainA, d.namesA = splitNames(d.onlyA)
 	d.plainB, d.namesB = splitNames(d.onlyB)
 	return d
+}
+
+// plainOverlap is the Dice coefficient of the frames' plain words (names
+// left out).
+func (d frameDiff) plainOverlap() float64 {
+	a, b := d.sharedPlain+len(d.plainA), d.sharedPlain+len(d.plainB)
+	if a+b == 0 {
+		return 0
+	}
+	return 2 * float64(d.sharedPlain) / float64(a+b)
 }
 
 // overlap is the Dice coefficient of the frames.

@@ -26,7 +26,7 @@ var stopwords = fields(`a an the and or but if then so of to in on at by for fro
 	keeping stay stays stayed staying remain remains about around anyway though after including
 	include includes new old current existing usual usually first whole exactly later newer earlier
 	older latency duration length amount number level total setup process thing things stuff way kind
-	type again`)
+	type again much many every because during while despite`)
 
 // choiceVerbs state that a choice was made; in a decision they say
 // nothing of what it is about ("use PostgreSQL", "go with PostgreSQL").
@@ -38,16 +38,35 @@ var choiceVerbs = fields(`use uses used using adopt adopts adopted adopting pick
 	opted opting standardize standardise standardized standardised standardizing standardising select
 	selected prefer preferred upgrade upgrades upgraded upgrading change changes changed changing decide
 	decided agree agreed host hosts hosted hosting deploy deploys deployed deploying serve served
-	serving`)
+	serving run runs ran running`)
+
+// riskVerbs say only that a risk may come about ("could cause downtime",
+// "might see downtime"); in a risk they say nothing of what it is about.
+var riskVerbs = fields(`cause causes caused causing see sees saw seeing face faces faced facing
+	experience experiences experienced experiencing happen happens happened happening lead leads led
+	leading result results resulted resulting end ends ended ending hit hits hitting`)
+
+// determiners before a word make it a noun: "a call" is a meeting.
+var determiners = fields(`a an the this that our your my their his her its another every each`)
 
 // polarityWords carry a statement's polarity: negations flip it; the
 // modal and permissive words are dropped from the frame.
 var (
 	negations = fields(`not no never cannot can't don't doesn't didn't won't mustn't shouldn't isn't
 		aren't wasn't weren't nor forbidden prohibited banned disallowed avoid avoids avoided avoiding
-		refrain prohibit prohibits forbid forbids ban bans`)
+		refrain prohibit prohibits forbid forbids ban bans unable`)
+	// cessations are verbs that end what they govern: "stop the
+	// newsletter" says no to "keep the newsletter", as a negation does.
+	cessations = fields(`stop stops stopped stopping cease ceases ceased ceasing quit quits quitting halt
+		halts halted halting pause pauses paused pausing suspend suspends suspended suspending
+		discontinue discontinues discontinued discontinuing`)
 	modals = fields(`must should shall can could may might would will allowed permitted required
-		ok fine free`)
+		require requires ok fine free able mandatory compulsory obligatory necessary`)
+	// passiveModals are participles that, after a form of "be", say only
+	// that something may or must be done: "refunds are accepted within 14
+	// days" says what "customers can get a refund within 14 days" does.
+	passiveModals = fields(`accepted allowed permitted required expected needed`)
+	beForms       = fields(`is are was were be been being`)
 )
 
 // commonAcronyms are written in capitals but name kinds of things, not
@@ -65,6 +84,7 @@ var aliases = map[string]string{
 	"mac": "macbook", "repo": "repository", "repos": "repository", "docs": "documentation",
 	"doc": "documentation", "config": "configuration", "auth": "authentication", "prod": "production",
 	"env": "environment", "infra": "infrastructure", "msg": "message", "msgs": "message",
+	"datastore": "database", "datastores": "database", "data-store": "database",
 }
 
 // synonyms map nouns and adjectives that say the same in an item to one
@@ -77,15 +97,17 @@ var synonyms = map[string]string{
 	"supported": "support", "supports": "support", "renewed": "renew", "renewal": "renew",
 	"storing": "store", "stored": "store", "storage": "store", "warm": "weather", "hot": "weather",
 	"cold": "weather", "temperature": "weather", "temperatures": "weather", "sunny": "weather",
-	"chilly": "weather",
+	"chilly": "weather", "responsible": "own", "responsibility": "own", "food": "eat", "meal": "eat",
+	"meals": "eat",
 }
 
 // verbGroups are verbs that say the same of an item, the first of each
 // group standing for the rest. Every verb of a group is a verb.
 var verbGroups = [][]string{
-	{"send", "ship", "deliver", "delivery", "transit", "mail", "post", "forward", "reship", "resend"},
+	{"send", "ship", "deliver", "delivery", "transit", "mail", "post", "forward", "reship", "resend",
+		"arrive", "arrival"},
 	{"schedule", "set_up", "arrange", "organize", "organise", "book", "reserve", "reschedule"},
-	{"cancel", "rid", "terminate", "end", "discontinue"},
+	{"cancel", "rid", "terminate", "end"},
 	{"give", "issue", "grant", "provide", "award"},
 	{"submit", "upload", "publish"},
 	{"build", "write", "create", "make", "develop", "implement", "draft", "code"},
@@ -94,7 +116,7 @@ var verbGroups = [][]string{
 	{"buy", "purchase", "order", "acquire"},
 	{"pay", "settle"},
 	{"call", "phone", "ring"},
-	{"contact", "ping", "message", "email", "reach"},
+	{"contact", "ping", "message", "email", "reach", "reach_out"},
 	{"move", "migrate", "transfer", "relocate", "port"},
 	{"remove", "delete", "clear", "erase"},
 	{"update", "refresh", "revise", "edit", "modify", "amend"},
@@ -114,11 +136,56 @@ var verbGroups = [][]string{
 	{"prepare", "ready"},
 	{"train", "retrain"},
 	{"test", "try"},
+	{"postpone", "defer", "push_back", "delay"},
+	{"miss", "slip", "overrun"},
+	{"escalate", "pass_on", "hand_off", "hand_over"},
+	{"respond", "answer", "reply"},
+	{"clean", "tidy", "tidy_up", "clean_up"},
+	{"investigate", "look_into", "dig_into"},
+	{"discuss", "talk_about", "go_over"},
+}
+
+// nounGroups are nouns that name the same thing in an item, the first of
+// each group standing for the rest; they are compared by stem, so one
+// form of each is enough. They are kinds of things people talk about in
+// project, support and personal conversations, not the words of any one
+// conversation.
+var nounGroups = [][]string{
+	{"database", "datastore"},
+	{"due", "deadline"},
+	{"child", "children", "kid", "kiddo"},
+	{"mom", "mum", "mother", "mommy", "mama"},
+	{"dad", "father", "daddy", "papa"},
+	{"grandma", "grandmother", "granny", "nan"},
+	{"grandpa", "grandfather"},
+	{"apartment", "flat"},
+	{"bug", "defect"},
+	{"customer", "client"},
+	{"car", "vehicle"},
+	{"bicycle", "bike"},
+	{"doctor", "physician", "gp"},
+	{"television", "tv"},
+	{"fridge", "refrigerator"},
+	{"sofa", "couch"},
+	{"photo", "picture", "pic"},
+	{"movie", "film"},
+	{"vacation", "holiday"},
+	{"trip", "journey"},
+	{"attendee", "participant"},
+	{"salary", "wage"},
+	{"role", "position", "vacancy"},
+	{"laptop", "notebook"},
+	{"password", "passcode"},
+	{"teammate", "colleague", "coworker"},
+	{"boss", "manager"},
+	{"spec", "specification"},
+	{"meeting", "meetup", "call", "sync"},
+	{"gift", "present"},
 }
 
 // verbs are verbs that groups do not hold, in their base form.
 var verbs = fields(`accept add allow announce answer apply assign attend back_up block bring charge
-	choose clean close compare cook cover cut cycle decline decrease deny deploy disable discuss do
+	choose clean close compare conclude cook cover cut cycle decide decline decrease deny deploy disable discuss divide do expand
 	document drive drop eat enable escalate estimate exclude explain fly follow_up grow help hide hike
 	improve include increase install invest invite join keep label learn leave let limit lock log look
 	lower meet merge miss monitor notify offer open paint pick pick_up plan play present print prioritize
@@ -128,8 +195,13 @@ var verbs = fields(`accept add allow announce answer apply assign attend back_up
 	teach tell track translate turn_off turn_on uninstall unlock upgrade use visit wait walk wash watch
 	water waive win work`)
 
+// notRepeated are verbs that begin with "re" without meaning "again":
+// "recall" is not "call" again.
+var notRepeated = fields(`recall recover represent research record react remark reform relay resign
+	retreat recount recollect reward refine retire relate relax`)
+
 // particles make phrasal verbs of the verbs before them ("set up").
-var particles = fields(`up away aside off out back down over on in`)
+var particles = fields(`up away aside off out back down over on in into about`)
 
 // antonyms are verbs of opposite sense: one replacing the other is a
 // change, as a negation is.

@@ -142,6 +142,24 @@ func TestCompare(t *testing.T) {
 		{it(d, "Waive the fee"), it(d, "Collect the fee"), "", slot.Different, "subject"},
 		{it(d, "Waive the fee"), it(d, "Collect the fee"), "Change of plan: collect the fee.", slot.Changed, "cue"},
 		{it(d, "Use Redis for caching"), it(tenure.StateRisk, "Use Redis for caching"), "", slot.Different, "type"},
+		// Paraphrases: synonyms, nominalisations, light and causative
+		// verbs, modal adjectives, travel modes, roles opened.
+		{it(d, "Drive to the wedding"), it(d, "Go to the wedding by car"), "", slot.Same, "restated"},
+		{it(d, "Hire two backend engineers"), it(d, "Open two backend engineer roles"), "", slot.Same, "restated"},
+		{it(a, "Submit the expense report"), it(a, "Do the expense report submission"), "", slot.Same, "restated"},
+		{it(a, "Rerun the load tests"), it(a, "Run the load tests again"), "", slot.Same, "restated"},
+		{it(a, "Change the locks"), it(a, "Have the locks changed"), "", slot.Same, "restated"},
+		{it(a, "Set up a meeting with the design team"), it(a, "Schedule a call with the design team"), "", slot.Same, "restated"},
+		{it(c, "Agents must use two-factor login"), it(c, "Two-factor login is mandatory for agents"), "", slot.Same, "restated"},
+		{it(c, "Customers cannot change the billing email"), it(c, "Customers are unable to change the billing email"), "", slot.Same, "restated"},
+		{it(c, "Refunds are accepted within 14 days"), it(c, "Customers can get a refund within 30 days"), "", slot.Changed, "quantity"},
+		{it(c, "Deploys are not allowed on Fridays"), it(c, "Never deploy on a Friday"), "", slot.Same, "restated"},
+		{it(d, "Use GitHub Actions for CI"), it(d, "CI runs on GitHub Actions"), "", slot.Same, "restated"},
+		{it(tenure.StateRisk, "The database migration could cause downtime"), it(tenure.StateRisk, "We might see downtime during the database migration"), "", slot.Same, "restated"},
+		// Neighbours stay apart after the folding.
+		{it(a, "Call mom about the holidays"), it(a, "Call dad about the holidays"), "", slot.Different, "subject"},
+		{it(a, "Rerun the load tests"), it(a, "Rerun the unit tests"), "", slot.Different, "subject"},
+		{it(a, "Record the demo"), it(a, "Cord the demo"), "", slot.Different, "subject"},
 	} {
 		t.Run(x.old.Text+" / "+x.new.Text, func(t *testing.T) {
 			r := slot.Compare(x.old, x.new, slot.ReadCues(x.message))
