@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -19,8 +20,9 @@ import (
 // transactions, engine.EntityWriter in write transactions.
 
 var (
-	_ engine.EntityReader = (*backend)(nil)
-	_ engine.EntityWriter = (*writeTx)(nil)
+	_ engine.EntityReader       = (*backend)(nil)
+	_ engine.EntityWriter       = (*writeTx)(nil)
+	_ engine.EntityMemoryReader = (*backend)(nil)
 )
 
 func scanEntities(rows pgx.Rows, err error) ([]entity.Entity, error) {
@@ -214,8 +216,18 @@ func (t *writeTx) LatestByAttribute(ctx context.Context, tenant, attribute strin
 		WHERE a.tenant_id = ? AND a.attribute = ? AND a.mention = ANY(?) ORDER BY o.seq`, tenant, attribute, mentions)
 }
 
-// indexAttribute records the attribute of an open version.
-func (t *writeTx) indexAttribute(ctx context.Context, o *tenure.Object) error {
+// indexEntities records the attribute of an open version (see
+// object_attributes) and, for a memory, its entity refs (see
+// memory_entities).
+func (t *writeTx) indexEntities(ctx context.Context, o *tenure.Object) error {
+	if o.Memory != nil {
+		for _, ref := range o.Memory.EntityRefs {
+			if _, err := t.c.Exec(ctx, `INSERT INTO memory_entities (tenant_id, entity_ref, object_id) VALUES ($1, $2, $3)
+				ON CONFLICT DO NOTHING`, o.TenantID, ref, o.ObjectID); err != nil {
+				return err
+			}
+		}
+	}
 	key, ok := entity.ObjectMention(o)
 	if !ok {
 		return nil
@@ -223,4 +235,32 @@ func (t *writeTx) indexAttribute(ctx context.Context, o *tenure.Object) error {
 	_, err := t.c.Exec(ctx, `INSERT INTO object_attributes (tenant_id, attribute, mention, object_id) VALUES ($1, $2, $3, $4)
 		ON CONFLICT DO NOTHING`, o.TenantID, o.Attribute, key, o.ObjectID)
 	return err
+}
+
+// unindexEntities forgets what indexEntities recorded of an object whose
+// open version closed.
+func (t *writeTx) unindexEntities(ctx context.Context, tenant, id string) error {
+	for _, q := range []string{`DELETE FROM object_attributes WHERE tenant_id = $1 AND object_id = $2`,
+		`DELETE FROM memory_entities WHERE tenant_id = $1 AND object_id = $2`} {
+		if _, err := t.c.Exec(ctx, q, tenant, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EntityMemories implements engine.EntityMemoryReader.
+func (b *backend) EntityMemories(ctx context.Context, tenant, ref string, f engine.CandidateFilter, n int) (out []tenure.Object, err error) {
+	scope, sargs := scopeFilter(f)
+	err = b.read(ctx, tenant, func(c querier) error {
+		out, err = queryObjects(ctx, c, `SELECT o.seq, o.body, o.tx_end FROM memory_entities m
+			JOIN objects o ON o.tenant_id = m.tenant_id AND o.object_id = m.object_id AND o.tx_end IS NULL
+			WHERE m.tenant_id = ? AND m.entity_ref = ? AND o.status = 'active' AND `+scope+` ORDER BY o.memory_rank DESC, o.seq DESC LIMIT ?`,
+			append(append([]any{tenant, ref}, sargs...), n)...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(out, func(o tenure.Object) bool { return f.Keep != nil && !f.Keep(&o) }), nil
 }

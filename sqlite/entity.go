@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,8 +19,9 @@ import (
 // pool, engine.EntityWriter in write transactions.
 
 var (
-	_ engine.EntityReader = (*backend)(nil)
-	_ engine.EntityWriter = (*writeTx)(nil)
+	_ engine.EntityReader       = (*backend)(nil)
+	_ engine.EntityWriter       = (*writeTx)(nil)
+	_ engine.EntityMemoryReader = (*backend)(nil)
 )
 
 func scanEntities(rows *sql.Rows, err error) ([]entity.Entity, error) {
@@ -198,9 +200,18 @@ func (t *writeTx) LatestByAttribute(ctx context.Context, tenant, attribute strin
 		WHERE a.tenant_id = ? AND a.attribute = ? AND a.mention IN (?`+strings.Repeat(`, ?`, len(mentions)-1)+`) ORDER BY o.seq`, args...)
 }
 
-// indexAttribute records the attribute of an open version (see
-// object_attributes).
-func (t *writeTx) indexAttribute(ctx context.Context, o *tenure.Object) error {
+// indexEntities records the attribute of an open version (see
+// object_attributes) and, for a memory, its entity refs (see
+// memory_entities).
+func (t *writeTx) indexEntities(ctx context.Context, o *tenure.Object) error {
+	if o.Memory != nil {
+		for _, ref := range o.Memory.EntityRefs {
+			if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_entities (tenant_id, entity_ref, object_id) VALUES (?, ?, ?)`,
+				o.TenantID, ref, o.ObjectID); err != nil {
+				return err
+			}
+		}
+	}
 	key, ok := entity.ObjectMention(o)
 	if !ok {
 		return nil
@@ -208,4 +219,33 @@ func (t *writeTx) indexAttribute(ctx context.Context, o *tenure.Object) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO object_attributes (tenant_id, attribute, mention, object_id) VALUES (?, ?, ?, ?)`,
 		o.TenantID, o.Attribute, key, o.ObjectID)
 	return err
+}
+
+// unindexEntities forgets what indexEntities recorded of an object whose
+// open version closed.
+func (t *writeTx) unindexEntities(ctx context.Context, tenant, id string) error {
+	for _, q := range []string{`DELETE FROM object_attributes WHERE tenant_id = ? AND object_id = ?`,
+		`DELETE FROM memory_entities WHERE tenant_id = ? AND object_id = ?`} {
+		if _, err := t.tx.ExecContext(ctx, q, tenant, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EntityMemories implements engine.EntityMemoryReader.
+func (b *backend) EntityMemories(ctx context.Context, tenant, ref string, f engine.CandidateFilter, n int) ([]tenure.Object, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	scope, sargs := scopeFilter(f)
+	objs, err := queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM memory_entities m
+		CROSS JOIN objects o ON o.tenant_id = m.tenant_id AND o.object_id = m.object_id AND o.tx_end IS NULL
+		WHERE m.tenant_id = ? AND m.entity_ref = ? AND o.status = 'active' AND `+scope+` ORDER BY o.memory_rank DESC, o.seq DESC LIMIT ?`,
+		append(append([]any{tenant, ref}, sargs...), n)...)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(objs, func(o tenure.Object) bool { return f.Keep != nil && !f.Keep(&o) }), nil
 }
