@@ -50,11 +50,8 @@ func ExpandQuery(text string, entities []Entity) []Expansion {
 		return nil
 	}
 	words := queryWords(text)
-	have := map[string]bool{}
-	for _, w := range words {
-		have[Slug(w)] = true
-	}
-	have[Slug(text)] = true
+	// The names the query holds already, as slugs between underscores.
+	held := "_" + Slug(strings.Join(words, " ")) + "_"
 	used := make([]bool, len(words))
 	var out []Expansion
 	seen := map[int]bool{}
@@ -80,7 +77,7 @@ func ExpandQuery(text string, entities []Entity) []Expansion {
 				added := map[string]bool{Slug(name): true}
 				for _, other := range names(entities[h]) {
 					s := Slug(other)
-					if s == "" || added[s] || have[s] || strings.Contains(strings.ToLower(text), strings.ToLower(other)) || len(x.Names) == MaxExpansionNames {
+					if s == "" || added[s] || strings.Contains(held, "_"+s+"_") || len(x.Names) == MaxExpansionNames {
 						continue
 					}
 					added[s] = true
