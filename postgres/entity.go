@@ -56,8 +56,8 @@ func scanOps(rows pgx.Rows, err error) ([]entity.Op, error) {
 		if err := rows.Scan(&body); err != nil {
 			return nil, err
 		}
-		var op entity.Op
-		if err := json.Unmarshal([]byte(body), &op); err != nil {
+		op, err := entity.DecodeOp([]byte(body))
+		if err != nil {
 			return nil, fmt.Errorf("decode entity operation: %w", err)
 		}
 		out = append(out, op)
@@ -174,7 +174,7 @@ func (t *writeTx) InsertEntityOp(ctx context.Context, op *entity.Op) error {
 	if err := t.as(ctx, op.TenantID); err != nil {
 		return err
 	}
-	body, err := json.Marshal(op)
+	body, err := entity.EncodeOp(op)
 	if err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func (t *writeTx) SetEntityOp(ctx context.Context, op *entity.Op) error {
 	if err := t.as(ctx, op.TenantID); err != nil {
 		return err
 	}
-	body, err := json.Marshal(op)
+	body, err := entity.EncodeOp(op)
 	if err != nil {
 		return err
 	}
@@ -214,6 +214,15 @@ func (t *writeTx) LatestByAttribute(ctx context.Context, tenant, attribute strin
 	return t.objects(ctx, tenant, `SELECT o.seq, o.body, o.tx_end FROM object_attributes a
 		JOIN objects o ON o.tenant_id = a.tenant_id AND o.object_id = a.object_id AND o.tx_end IS NULL
 		WHERE a.tenant_id = ? AND a.attribute = ? AND a.mention = ANY(?) ORDER BY o.seq`, tenant, attribute, mentions)
+}
+
+func (t *writeTx) LatestByMentions(ctx context.Context, tenant string, mentions []string) ([]tenure.Object, error) {
+	if len(mentions) == 0 {
+		return nil, nil
+	}
+	return t.objects(ctx, tenant, `SELECT o.seq, o.body, o.tx_end FROM objects o WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.object_id IN
+		(SELECT a.object_id FROM object_attributes a WHERE a.tenant_id = ? AND a.mention = ANY(?))
+		ORDER BY o.seq`, tenant, tenant, mentions)
 }
 
 // indexEntities records the attribute of an open version (see

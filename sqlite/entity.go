@@ -55,8 +55,8 @@ func scanOps(rows *sql.Rows, err error) ([]entity.Op, error) {
 		if err := rows.Scan(&body); err != nil {
 			return nil, err
 		}
-		var op entity.Op
-		if err := json.Unmarshal([]byte(body), &op); err != nil {
+		op, err := entity.DecodeOp([]byte(body))
+		if err != nil {
 			return nil, fmt.Errorf("decode entity operation: %w", err)
 		}
 		out = append(out, op)
@@ -160,7 +160,7 @@ func (t *writeTx) CloseEntity(ctx context.Context, tenant, registry, id string, 
 }
 
 func (t *writeTx) InsertEntityOp(ctx context.Context, op *entity.Op) error {
-	body, err := json.Marshal(op)
+	body, err := entity.EncodeOp(op)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (t *writeTx) InsertEntityOp(ctx context.Context, op *entity.Op) error {
 }
 
 func (t *writeTx) SetEntityOp(ctx context.Context, op *entity.Op) error {
-	body, err := json.Marshal(op)
+	body, err := entity.EncodeOp(op)
 	if err != nil {
 		return err
 	}
@@ -198,6 +198,19 @@ func (t *writeTx) LatestByAttribute(ctx context.Context, tenant, attribute strin
 	return queryObjects(ctx, t.tx, `SELECT o.seq, o.body, o.tx_end FROM object_attributes a
 		CROSS JOIN objects o ON o.tenant_id = a.tenant_id AND o.object_id = a.object_id AND o.tx_end IS NULL
 		WHERE a.tenant_id = ? AND a.attribute = ? AND a.mention IN (?`+strings.Repeat(`, ?`, len(mentions)-1)+`) ORDER BY o.seq`, args...)
+}
+
+func (t *writeTx) LatestByMentions(ctx context.Context, tenant string, mentions []string) ([]tenure.Object, error) {
+	if len(mentions) == 0 {
+		return nil, nil
+	}
+	args := []any{tenant}
+	for _, m := range mentions {
+		args = append(args, m)
+	}
+	return queryObjects(ctx, t.tx, `SELECT o.seq, o.body, o.tx_end FROM objects o WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.object_id IN
+		(SELECT a.object_id FROM object_attributes a WHERE a.tenant_id = o.tenant_id AND a.mention IN (?`+strings.Repeat(`, ?`, len(mentions)-1)+`))
+		ORDER BY o.seq`, args...)
 }
 
 // indexEntities records the attribute of an open version (see
