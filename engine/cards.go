@@ -38,11 +38,7 @@ const (
 // FactSource). A backend that cannot look memories up by entity answers
 // nothing, and the compiler's cards keep to its candidates.
 func (e *Engine) EntityFacts(ctx context.Context, q tenure.EntityFactsQuery) (map[string][]tenure.Object, error) {
-	p, err := e.principal(q.Principal)
-	if err != nil {
-		return nil, fmt.Errorf("entity facts: %w", err)
-	}
-	s, err := q.Scope.Resolve(p)
+	p, s, err := e.scoped(q.Principal, q.Scope)
 	if err != nil {
 		return nil, fmt.Errorf("entity facts: %w", err)
 	}
@@ -78,11 +74,7 @@ func (e *Engine) EntityFacts(ctx context.Context, q tenure.EntityFactsQuery) (ma
 // surface form, never a fuzzy guess). A backend without a registry
 // expands nothing.
 func (e *Engine) ExpandNames(ctx context.Context, q tenure.NameQuery) ([]tenure.NameExpansion, error) {
-	p, err := e.principal(q.Principal)
-	if err != nil {
-		return nil, fmt.Errorf("expand names: %w", err)
-	}
-	s, err := q.Scope.Resolve(p)
+	p, s, err := e.scoped(q.Principal, q.Scope)
 	if err != nil {
 		return nil, fmt.Errorf("expand names: %w", err)
 	}
@@ -107,4 +99,14 @@ func (e *Engine) ExpandNames(ctx context.Context, q tenure.NameQuery) ([]tenure.
 		out = append(out, tenure.NameExpansion{Name: x.Name, Entity: x.Entity, Names: x.Names})
 	}
 	return out, nil
+}
+
+// scoped validates a principal and resolves the scope it reads.
+func (e *Engine) scoped(p tenure.Principal, s tenure.Scope) (tenure.Principal, tenure.Scope, error) {
+	p, err := e.principal(p)
+	if err != nil {
+		return p, s, err
+	}
+	s, err = s.Resolve(p)
+	return p, s, err
 }

@@ -101,38 +101,8 @@ func (c *curation) reconcile(ctx context.Context, fromAliases, intoAliases []str
 					slot = append(slot, x)
 				}
 			}
-			o := cl.Clone()
-			res, displace, ties := w.decide(&o, slot)
-			if len(displace) == 0 && o.Status == cl.Status {
-				live = append(live, cl)
-				continue
-			}
-			if o.Status != cl.Status {
-				n, err := w.replace(ctx, cl, func(x *tenure.Object) {
-					x.Status, x.ContradictionStatus, x.SupersessionLink, x.ValidUntil, x.IsValid =
-						o.Status, o.ContradictionStatus, o.SupersessionLink, o.ValidUntil, o.IsValid
-				})
-				if err != nil {
-					return nil, nil, nil, err
-				}
-				rec.add(cl, tenure.Change{ObjectID: n.ObjectID, Key: n.Key, Version: n.Version, From: cl.Status, To: n.Status, Reason: res.Reason})
-				o = n
-			}
-			res, displaced, err := w.settle(ctx, &o, res, displace, ties, nil)
+			o, displace, err := w.redecide(ctx, cl, slot, rec)
 			if err != nil {
-				return nil, nil, nil, err
-			}
-			if res.ResolutionID != "" {
-				rs, err := w.slotKeys(ctx, &o)
-				if err != nil {
-					return nil, nil, nil, err
-				}
-				rec.slots = append(rec.slots, rs...)
-			}
-			for i, d := range displace {
-				rec.add(d.old, res.Changes[i])
-			}
-			if _, err := w.repair(ctx, o.ObjectID, displaced); err != nil {
 				return nil, nil, nil, err
 			}
 			live = slices.DeleteFunc(live, func(x tenure.Object) bool {
@@ -145,6 +115,46 @@ func (c *curation) reconcile(ctx context.Context, fromAliases, intoAliases []str
 	}
 	changes, err := c.visible(ctx, rec.changes)
 	return rec.recs, slices.Compact(rec.slots), changes, err
+}
+
+// redecide reconciles a stored claim against slot as if it were written
+// now over them: when it loses it gets a new version, the claims it
+// displaces get theirs, conflicts are filed or closed and dependents
+// flagged, as on a write; rec records every change. It returns the
+// claim's latest version and what it displaced.
+func (w *writer) redecide(ctx context.Context, cl tenure.Object, slot []tenure.Object, rec *reconciliation) (tenure.Object, []displacement, error) {
+	o := cl.Clone()
+	res, displace, ties := w.decide(&o, slot)
+	if len(displace) == 0 && o.Status == cl.Status {
+		return cl, nil, nil
+	}
+	if o.Status != cl.Status {
+		n, err := w.replace(ctx, cl, func(x *tenure.Object) {
+			x.Status, x.ContradictionStatus, x.SupersessionLink, x.ValidUntil, x.IsValid =
+				o.Status, o.ContradictionStatus, o.SupersessionLink, o.ValidUntil, o.IsValid
+		})
+		if err != nil {
+			return cl, nil, err
+		}
+		rec.add(cl, tenure.Change{ObjectID: n.ObjectID, Key: n.Key, Version: n.Version, From: cl.Status, To: n.Status, Reason: res.Reason})
+		o = n
+	}
+	res, displaced, err := w.settle(ctx, &o, res, displace, ties, nil)
+	if err != nil {
+		return o, nil, err
+	}
+	if res.ResolutionID != "" {
+		rs, err := w.slotKeys(ctx, &o)
+		if err != nil {
+			return o, nil, err
+		}
+		rec.slots = append(rec.slots, rs...)
+	}
+	for i, d := range displace {
+		rec.add(d.old, res.Changes[i])
+	}
+	_, err = w.repair(ctx, o.ObjectID, displaced)
+	return o, displace, err
 }
 
 // reconciliation collects what a merge's re-reconciliation changed.
@@ -170,14 +180,16 @@ func (r *reconciliation) add(old tenure.Object, ch tenure.Change) {
 
 // unreconcile restores the claims a merge or link re-reconciled to their
 // state before it — those still at the version it wrote; a claim changed
-// since keeps its later history — and closes the conflict requests it
-// filed.
+// since keeps its later history — closes the conflict requests it filed,
+// and has each restored claim compete with the claims of its slot written
+// since the merge.
 func (c *curation) unreconcile(ctx context.Context, op entity.Op) ([]tenure.Change, error) {
 	if op.Kind != entity.OpMerge && op.Kind != entity.OpLink {
 		return nil, nil
 	}
 	w := c.claimWriter()
 	var changes []tenure.Change
+	var restored []tenure.Object
 	for _, r := range slices.Backward(op.Reconciled) {
 		cur, ok, err := c.tx.Latest(ctx, c.p.TenantID, r.ObjectID)
 		if err != nil {
@@ -194,12 +206,38 @@ func (c *curation) unreconcile(ctx context.Context, op entity.Op) ([]tenure.Chan
 			return nil, err
 		}
 		changes = append(changes, tenure.Change{ObjectID: n.ObjectID, Key: n.Key, Version: n.Version, From: cur.Status, To: n.Status})
+		restored = append(restored, n)
 	}
 	for _, slot := range op.Slots {
 		if err := c.tx.ResolveSlot(ctx, c.p.TenantID, slot, "", c.now); err != nil {
 			return nil, err
 		}
 	}
+	// A restored claim competes with the claims of its slot written
+	// since the merge (the restored ones coexisted before it), as if it
+	// were written over them.
+	rec := &reconciliation{byID: map[string]int{}}
+	isRestored := func(x tenure.Object) bool {
+		return slices.ContainsFunc(restored, func(r tenure.Object) bool { return r.ObjectID == x.ObjectID })
+	}
+	for _, n := range restored {
+		if cur, ok, err := c.tx.Latest(ctx, c.p.TenantID, n.ObjectID); err != nil {
+			return nil, err
+		} else if !ok || cur.Version != n.Version || cur.Status != tenure.StatusActive {
+			continue
+		}
+		slot, err := w.slot(ctx, &n, nil)
+		if err != nil {
+			return nil, err
+		}
+		if slot = slices.DeleteFunc(slot, isRestored); len(slot) == 0 {
+			continue
+		}
+		if _, _, err := w.redecide(ctx, n, slot, rec); err != nil {
+			return nil, err
+		}
+	}
+	changes = append(changes, rec.changes...)
 	return c.visible(ctx, changes)
 }
 

@@ -373,11 +373,30 @@ func testEntityMergeReconcile(t *testing.T, f EntityFactory) {
 	}
 	// Merging again reconciles again.
 	e.clock.Advance(time.Minute)
-	if _, err := e.s.MergeEntities(e.ctx, entAlice, entity.MergeRequest{From: "person:mukesh", Into: "person:makesh"}); err != nil {
+	again, err := e.s.MergeEntities(e.ctx, entAlice, entity.MergeRequest{From: "person:mukesh", Into: "person:makesh"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if got := status(); !maps.Equal(got, want) {
 		t.Errorf("after merging again: %v\nwant %v", got, want)
+	}
+	// A claim written after the merge supersedes the city that holds;
+	// undoing the merge restores the earlier city, which then competes
+	// with that later claim as if written over it (and loses on valid
+	// time), while the city the later claim displaced stays history.
+	city3 := e.put(entAlice, entFact("k.city3", "Makesh lives in Delhi", "person:makesh", "city", day(3))).Object
+	all = append(all, city3)
+	e.clock.Advance(time.Minute)
+	if _, err := e.s.UndoEntityOp(e.ctx, entAlice, again.Op.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantUndone := maps.Clone(before)
+	wantUndone["k.city1"], wantUndone["k.city2"], wantUndone["k.city3"] = tenure.StatusSuperseded, tenure.StatusSuperseded, tenure.StatusActive
+	if got := status(); !maps.Equal(got, wantUndone) {
+		t.Errorf("after undoing a merge followed by a write: %v\nwant %v", got, wantUndone)
+	}
+	if o, err := e.s.Get(e.ctx, entAlice, city1.ObjectID, tenure.Read{}); err != nil || o.SupersessionLink != city3.ObjectID {
+		t.Errorf("k.city1 after the second undo links %q, want the later claim, %v", o.SupersessionLink, err)
 	}
 }
 
