@@ -302,6 +302,17 @@ func testEntityMergeReconcile(t *testing.T, f EntityFactory) {
 	team2 := e.put(entAlice, tenure.Object{Key: "k.team2", Content: "Makesh is on the core team", CanonicalEntityIDs: []string{"person:mukesh"},
 		Attribute: "team", ValidFrom: day(2), Value: team1.Value}).Object
 	desk2 := e.put(entAlice, entFact("k.desk2", "Mukesh sits on floor 5", "person:mukesh", "desk", day(2))).Object
+	// Claims alice's own key cannot read (a higher classification) are
+	// reconciled too, and never named to her.
+	high := entAlice
+	high.Clearance = tenure.HighlyRestricted
+	secret := func(key, content, ent string, d float64) tenure.Object {
+		o := entFact(key, content, ent, "salary", day(d))
+		o.SecurityClassification = tenure.HighlyRestricted
+		return e.put(high, o).Object
+	}
+	salary1 := secret("k.salary1", "Makesh earns 10", "person:makesh", 1)
+	secret("k.salary2", "Mukesh earns 20", "person:mukesh", 2)
 	all := []tenure.Object{city1, phone1, drink1, team1, desk1, city2, phone2, drink2, team2, desk2}
 	status := func() map[string]tenure.Status {
 		t.Helper()
@@ -340,8 +351,11 @@ func testEntityMergeReconcile(t *testing.T, f EntityFactory) {
 	if !maps.Equal(after, want) {
 		t.Errorf("after the merge: %v\nwant %v", after, want)
 	}
-	if len(ch.Claims) != 4 {
-		t.Errorf("merge claims = %+v, want the 4 changed", ch.Claims)
+	if len(ch.Claims) != 4 || slices.ContainsFunc(ch.Claims, func(c tenure.Change) bool { return c.ObjectID == salary1.ObjectID }) {
+		t.Errorf("merge claims = %+v, want the 4 changed that alice's key reads", ch.Claims)
+	}
+	if o, err := e.s.Get(e.ctx, high, salary1.ObjectID, tenure.Read{}); err != nil || o.Status != tenure.StatusSuperseded {
+		t.Errorf("the secret earlier salary after the merge: %s, %v; want superseded", o.Status, err)
 	}
 	// History is kept: the superseded claim has a new version linked to
 	// its successor, and its first version is still there.
@@ -363,7 +377,10 @@ func testEntityMergeReconcile(t *testing.T, f EntityFactory) {
 		t.Errorf("after undoing the merge: %v\nwant %v", got, before)
 	}
 	if len(u.Claims) != 4 {
-		t.Errorf("undo claims = %+v, want the 4 restored", u.Claims)
+		t.Errorf("undo claims = %+v, want the 4 restored that alice's key reads", u.Claims)
+	}
+	if o, err := e.s.Get(e.ctx, high, salary1.ObjectID, tenure.Read{}); err != nil || o.Status != tenure.StatusActive {
+		t.Errorf("the secret earlier salary after the undo: %s, %v; want active", o.Status, err)
 	}
 	if o, err := e.s.Get(e.ctx, entAlice, city1.ObjectID, tenure.Read{}); err != nil || o.Version != 3 || o.SupersessionLink != "" || o.ValidUntil != nil {
 		t.Errorf("k.city1 after undo = v%d link %q until %v, %v", o.Version, o.SupersessionLink, o.ValidUntil, err)
