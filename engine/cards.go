@@ -90,7 +90,13 @@ func (e *Engine) ExpandNames(ctx context.Context, q tenure.NameQuery) ([]tenure.
 		}
 		regs = append(own, regs...)
 	}
-	ents, err := r.EntityList(ctx, p.TenantID, EntityFilter{Registries: slices.Compact(regs)})
+	slugs := entity.QuerySlugs(q.Text)
+	if len(slugs) == 0 {
+		return nil, nil
+	}
+	// Only the entities with an alias the query names (the stores' name
+	// index), not the whole registries.
+	ents, err := r.EntityList(ctx, p.TenantID, EntityFilter{Registries: slices.Compact(regs), Slugs: slugs})
 	if err != nil {
 		return nil, wrap("expand names", err)
 	}

@@ -40,6 +40,9 @@ type EntityFilter struct {
 	Status     entity.Status // "" any
 	Type       entity.Type   // "" any
 	Limit      int           // 0: no limit
+	// Slugs, when set, keeps the entities with an alias of one of these
+	// slugs (entity.KeySlug), through the stores' name index.
+	Slugs []string
 }
 
 // EntityWriter writes the entity registry inside a write transaction.

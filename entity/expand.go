@@ -12,6 +12,9 @@ const (
 	maxNameWords      = 3
 	MaxExpansions     = 8
 	MaxExpansionNames = 8
+	// MaxQueryWords bounds the words of a query whose names are looked
+	// up (QuerySlugs).
+	MaxQueryWords = 256
 )
 
 // Expansion is a name of a query that denotes an entity, and the
@@ -92,6 +95,25 @@ func ExpandQuery(text string, entities []Entity) []Expansion {
 	slices.SortStableFunc(out, func(a, b Expansion) int {
 		return strings.Index(text, a.Name) - strings.Index(text, b.Name)
 	})
+	return out
+}
+
+// QuerySlugs returns the slugs of the runs of up to three words of the
+// first MaxQueryWords words of text: the names ExpandQuery may match, to
+// look up in a registry's name index.
+func QuerySlugs(text string) []string {
+	words := queryWords(text)
+	words = words[:min(len(words), MaxQueryWords)]
+	seen := map[string]bool{}
+	var out []string
+	for n := 1; n <= maxNameWords; n++ {
+		for i := 0; i+n <= len(words); i++ {
+			if s := Slug(strings.Join(words[i:i+n], " ")); s != "" && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
 	return out
 }
 

@@ -84,6 +84,11 @@ func (b *backend) EntityList(ctx context.Context, tenant string, f engine.Entity
 		args = append(args, string(f.Type))
 		q += ` AND type = $` + strconv.Itoa(len(args))
 	}
+	if len(f.Slugs) > 0 {
+		args = append(args, f.Slugs)
+		q += ` AND entity_id IN (SELECT n.entity_id FROM entity_names n WHERE n.tenant_id = entities.tenant_id AND n.registry = entities.registry
+			AND n.slug = ANY($` + strconv.Itoa(len(args)) + `))`
+	}
 	// The byte order of SQLite's TEXT comparisons.
 	q += ` ORDER BY registry COLLATE "C" DESC, entity_id COLLATE "C"`
 	if f.Limit > 0 {
@@ -140,6 +145,14 @@ func (t *writeTx) InsertEntity(ctx context.Context, e *entity.Entity) error {
 		nanos(e.TxStart), string(body)); err != nil {
 		return fmt.Errorf("insert entity %s v%d: %w", e.ID, e.Version, err)
 	}
+	// The open version's names (entity_names); the closed one's went
+	// with CloseEntity.
+	for _, a := range e.Aliases {
+		if _, err := t.c.Exec(ctx, `INSERT INTO entity_names (tenant_id, registry, slug, entity_id) VALUES ($1, $2, $3, $4)
+			ON CONFLICT DO NOTHING`, e.TenantID, e.UserID, entity.KeySlug(a), e.ID); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -165,8 +178,11 @@ func (t *writeTx) CloseEntity(ctx context.Context, tenant, registry, id string, 
 	if err != nil {
 		return err
 	}
-	_, err = t.c.Exec(ctx, `UPDATE entities SET tx_end = $1, body = $2 WHERE tenant_id = $3 AND registry = $4 AND entity_id = $5 AND version = $6`,
-		nanos(at), string(b), tenant, registry, id, version)
+	if _, err = t.c.Exec(ctx, `UPDATE entities SET tx_end = $1, body = $2 WHERE tenant_id = $3 AND registry = $4 AND entity_id = $5 AND version = $6`,
+		nanos(at), string(b), tenant, registry, id, version); err != nil {
+		return err
+	}
+	_, err = t.c.Exec(ctx, `DELETE FROM entity_names WHERE tenant_id = $1 AND registry = $2 AND entity_id = $3`, tenant, registry, id)
 	return err
 }
 

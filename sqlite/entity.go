@@ -90,6 +90,13 @@ func (b *backend) EntityList(ctx context.Context, tenant string, f engine.Entity
 		q += ` AND type = ?`
 		args = append(args, f.Type)
 	}
+	if len(f.Slugs) > 0 {
+		q += ` AND entity_id IN (SELECT n.entity_id FROM entity_names n WHERE n.tenant_id = entities.tenant_id AND n.registry = entities.registry
+			AND n.slug IN (?` + strings.Repeat(`, ?`, len(f.Slugs)-1) + `))`
+		for _, sl := range f.Slugs {
+			args = append(args, sl)
+		}
+	}
 	q += ` ORDER BY registry DESC, entity_id`
 	if f.Limit > 0 {
 		q += fmt.Sprintf(` LIMIT %d`, f.Limit)
@@ -132,6 +139,14 @@ func (t *writeTx) InsertEntity(ctx context.Context, e *entity.Entity) error {
 	if err != nil {
 		return fmt.Errorf("insert entity %s v%d: %w", e.ID, e.Version, err)
 	}
+	// The open version's names (entity_names); the closed one's went
+	// with CloseEntity.
+	for _, a := range e.Aliases {
+		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO entity_names (tenant_id, registry, slug, entity_id) VALUES (?, ?, ?, ?)`,
+			e.TenantID, e.UserID, entity.KeySlug(a), e.ID); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -154,8 +169,11 @@ func (t *writeTx) CloseEntity(ctx context.Context, tenant, registry, id string, 
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `UPDATE entities SET tx_end = ?, body = ? WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ?`,
-		nanos(at), string(b), tenant, registry, id, version)
+	if _, err = t.tx.ExecContext(ctx, `UPDATE entities SET tx_end = ?, body = ? WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ?`,
+		nanos(at), string(b), tenant, registry, id, version); err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `DELETE FROM entity_names WHERE tenant_id = ? AND registry = ? AND entity_id = ?`, tenant, registry, id)
 	return err
 }
 
