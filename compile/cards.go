@@ -1,11 +1,14 @@
 package compile
 
 import (
+	"context"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/memory"
+	"github.com/tenure-dev/tenure/reconcile"
 )
 
 // Entity cards.
@@ -33,16 +36,10 @@ const (
 	CardDropped = "dropped_for_budget"
 )
 
-// cardBlocks builds the entity cards of the memory section from its
-// ranked blocks: for the entities the query names, then those of the
-// selected memories in rank order, the card of each holds its top three
-// memories of importance 2 or more, or pinned (pinned first, then
-// importance, then the most recent), among the live memory candidates.
-// Facts are rendered by the untrusted-text renderer like every memory.
-// Cards are packed first, within the memory allocation; the trace says
-// which were added or dropped for budget.
-func (r *run) cardBlocks(ranked []block) []block {
-	r.cards = nil
+// cardEntities returns the entities cards are built for, in card order:
+// those the query names, then those of the memories in order (the ranked
+// memory blocks), refs with a type only.
+func (r *run) cardEntities(memories func(yield func(*item) bool)) []string {
 	var entities []string
 	seen := map[string]bool{}
 	add := func(ref string) {
@@ -54,30 +51,113 @@ func (r *run) cardBlocks(ranked []block) []block {
 	for _, ref := range r.mentioned {
 		add(ref)
 	}
-	for _, b := range ranked {
-		for _, it := range b.items {
-			if it.obj.Memory != nil && it.fill == "" {
-				for _, ref := range it.obj.Memory.EntityRefs {
-					add(ref)
+	for it := range memories {
+		if it.obj.Memory != nil && it.fill == "" {
+			for _, ref := range it.obj.Memory.EntityRefs {
+				add(ref)
+			}
+		}
+	}
+	return entities
+}
+
+// lookUpFacts asks a FactSource for the card facts of the entities the
+// cards may be built for (the query's and those of the live memories, in
+// rank order; at most twice as many as a section holds cards, for
+// entities without facts are skipped). A compilation as of a past time
+// keeps to its candidates.
+func (r *run) lookUpFacts(ctx context.Context) error {
+	fs, ok := r.c.src.(FactSource)
+	if !ok || r.req.AsOf != nil {
+		return nil
+	}
+	items := r.live(SectionMemory)
+	sort.SliceStable(items, func(i, j int) bool { return better(items[i], items[j]) })
+	refs := r.cardEntities(slices.Values(items))
+	if len(refs) == 0 {
+		return nil
+	}
+	refs = refs[:min(len(refs), 2*maxCards)]
+	facts, err := fs.EntityFacts(ctx, tenure.EntityFactsQuery{Principal: r.p, Scope: r.scope, Refs: refs})
+	if err != nil {
+		return err
+	}
+	r.facts = facts
+	return nil
+}
+
+// cardFact reports whether a memory looked up for a card may be rendered
+// in this compilation: it passes every gate a candidate passes
+// (permission, scope, thread, status, validity at the compilation's time,
+// decay), and no candidate the principal can read holds its key with a
+// preferred claim (one claim per key).
+func (r *run) cardFact(o *tenure.Object, byKey map[string][]*item) bool {
+	if o.TenantID != r.p.TenantID || !r.p.CanRead(o) || !r.scope.InScope(o) || !r.inThreads(o) ||
+		o.Status != tenure.StatusActive || !o.Holds() || r.at.Before(o.ValidFrom) || !o.ValidAt(r.at) ||
+		(o.Decayed(r.at) && !o.Memory.Pinned) {
+		return false
+	}
+	for _, it := range byKey[o.Key] {
+		if it.obj.ObjectID != o.ObjectID && r.p.CanRead(it.obj.Object) && reconcile.Prefer(r.c.opt.Hierarchy, it.obj.Object, o) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// cardBlocks builds the entity cards of the memory section from its
+// ranked blocks: for the entities the query names, then those of the
+// selected memories in rank order, the card of each holds its top three
+// memories of importance 2 or more, or pinned (pinned first, then
+// importance, then the most recent), among the live memory candidates and
+// the entity's memories the Source looked up (FactSource), so that a card
+// is complete whatever the query retrieved. Facts are rendered by the
+// untrusted-text renderer like every memory. Cards are packed first,
+// within the memory allocation; the trace says which were added or
+// dropped for budget.
+func (r *run) cardBlocks(ranked []block) []block {
+	r.cards = nil
+	entities := r.cardEntities(func(yield func(*item) bool) {
+		for _, b := range ranked {
+			for _, it := range b.items {
+				if !yield(it) {
+					return
+				}
+			}
+		}
+	})
+	if len(entities) == 0 {
+		return nil
+	}
+	var facts []*tenure.Object
+	dup := map[string]bool{}
+	for _, it := range r.live(SectionMemory) {
+		m := it.obj.Memory
+		if it.origin == fromStore && m != nil && !dup[it.obj.ObjectID] && (m.Pinned || m.EffectiveImportance() >= tenure.ImportanceSignificant) {
+			dup[it.obj.ObjectID] = true
+			facts = append(facts, it.obj.Object)
+		}
+	}
+	if len(r.facts) > 0 {
+		byKey := map[string][]*item{}
+		for _, it := range r.items {
+			if it.origin == fromStore && it.obj.Memory != nil && it.docID == "" {
+				byKey[it.obj.Key] = append(byKey[it.obj.Key], it)
+			}
+		}
+		for _, ref := range entities {
+			for i := range r.facts[ref] {
+				o := &r.facts[ref][i]
+				if !dup[o.ObjectID] && o.Memory != nil && r.cardFact(o, byKey) {
+					dup[o.ObjectID] = true
+					facts = append(facts, o)
 				}
 			}
 		}
 	}
-	if len(entities) == 0 {
-		return nil
-	}
-	var facts []*item
-	dup := map[*tenure.Object]bool{}
-	for _, it := range r.live(SectionMemory) {
-		m := it.obj.Memory
-		if it.origin == fromStore && m != nil && !dup[it.obj.Object] && (m.Pinned || m.EffectiveImportance() >= tenure.ImportanceSignificant) {
-			dup[it.obj.Object] = true
-			facts = append(facts, it)
-		}
-	}
 	// The card order is memory.Compare's, the one the web inspector's
 	// cards and tenure memories list use.
-	slices.SortStableFunc(facts, func(a, b *item) int { return memory.Compare(a.obj.Object, b.obj.Object) })
+	slices.SortStableFunc(facts, memory.Compare)
 	var blocks []block
 	for _, ref := range entities {
 		if len(blocks) == maxCards {
@@ -85,13 +165,13 @@ func (r *run) cardBlocks(ranked []block) []block {
 		}
 		var card EntityCard
 		var texts []string
-		for _, it := range facts {
+		for _, o := range facts {
 			if len(texts) == cardFacts {
 				break
 			}
-			if slices.Contains(it.obj.Memory.EntityRefs, ref) {
-				card.Facts = append(card.Facts, it.obj.ObjectID)
-				texts = append(texts, strings.TrimRight(inlineText(it.obj.Content), ";"))
+			if slices.Contains(o.Memory.EntityRefs, ref) {
+				card.Facts = append(card.Facts, o.ObjectID)
+				texts = append(texts, strings.TrimRight(inlineText(o.Content), ";"))
 			}
 		}
 		if len(texts) == 0 {

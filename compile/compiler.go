@@ -210,6 +210,13 @@ type run struct {
 	// cards of the memory section, its first blocks.
 	mentioned []string
 	cards     []EntityCard
+	// search is the query with the other names of the entities it names
+	// (expandNames): what candidates, past messages and relevance are
+	// matched against.
+	search string
+	// facts are the card facts of entities, looked up by entity
+	// (FactSource) before packing.
+	facts map[string][]tenure.Object
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {
@@ -245,7 +252,7 @@ func (c *Compiler) newRun(req Request) (*run, error) {
 	// Only trace:full shows what the gates withheld: a rank, even the
 	// top one, never makes an object the principal cannot read visible.
 	r := &run{c: c, req: req, p: p, scope: scope, at: at, counter: counter, alloc: alloc,
-		full: p.HasPermission(PermTraceFull), threads: req.threadSet()}
+		full: p.HasPermission(PermTraceFull), threads: req.threadSet(), search: req.Query}
 	r.trace = Trace{TraceID: c.opt.NewID(), TenantID: p.TenantID, UserID: scope.UserID, ProjectID: scope.ProjectID,
 		SessionID: scope.SessionID, TaskID: scope.TaskID, Task: req.TaskType, Mode: req.Mode, Budget: req.Budget,
 		Tokenizer: counter.Name(), AsOf: req.AsOf, At: now, Compiled: []CompiledObject{}, Omitted: []OmittedObject{},

@@ -92,7 +92,7 @@ func (r *run) resolveEntities(context.Context) (int, int, error) {
 		}
 	}
 	mentioned := map[string]bool{}
-	r.mentioned = res.Mentions(r.req.Query, table)
+	r.mentioned = res.Mentions(r.search, table)
 	for _, id := range r.mentioned {
 		mentioned[id] = true
 	}

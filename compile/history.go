@@ -105,7 +105,7 @@ func (r *run) addHistory(ctx context.Context) error {
 	if h.DisableBackfill {
 		recent = 0
 	}
-	q := tenure.MessageQuery{Principal: r.p, Scope: r.scope, Text: r.req.Query,
+	q := tenure.MessageQuery{Principal: r.p, Scope: r.scope, Text: r.search,
 		Limit: min(limit, 10_000), Neighbors: min(neighbors, 10), WideMatches: wide, Recent: min(recent, 10_000),
 		RecentUnlessTokens: backfillUnless * r.req.Budget, Before: r.req.AsOf, Threads: r.threads}
 	r.embedQuery(ctx, &q)
@@ -159,7 +159,7 @@ func (r *run) rankHistory() {
 		top = math.Max(top, it.hist.Score)
 	}
 	qwords := map[string]bool{}
-	for _, w := range retrieve.Words(r.req.Query) {
+	for _, w := range retrieve.Words(r.search) {
 		qwords[w] = true
 	}
 	temporalQ := !h.DisableTemporal && isTemporalQuery(r.req.Query)

@@ -15,7 +15,10 @@ import (
 // normalize is step 1: every input becomes a context object with an
 // authority level and a target section.
 func (r *run) normalize(ctx context.Context) (int, int, error) {
-	objs, err := r.c.src.Candidates(ctx, tenure.CandidateQuery{Principal: r.p, Scope: r.scope, Text: r.req.Query,
+	if err := r.expandNames(ctx); err != nil {
+		return 0, 0, err
+	}
+	objs, err := r.c.src.Candidates(ctx, tenure.CandidateQuery{Principal: r.p, Scope: r.scope, Text: r.search,
 		Limit: r.c.opt.CandidateLimit, AsOfTx: r.req.AsOf})
 	if err != nil {
 		return 0, 0, err

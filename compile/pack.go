@@ -49,7 +49,10 @@ type plan struct {
 
 // pack is step 9: order sections for cache and attention and fit them into
 // the budget.
-func (r *run) pack(context.Context) (int, int, error) {
+func (r *run) pack(ctx context.Context) (int, int, error) {
+	if err := r.lookUpFacts(ctx); err != nil {
+		return 0, 0, err
+	}
 	r.plans = r.plans[:0]
 	for _, k := range SectionOrder {
 		if k == SectionWorkflow && r.workflow == nil {

@@ -29,7 +29,7 @@ var rankedSections = []SectionKind{SectionMemory, SectionDocuments}
 // rank is step 5: relevance, priority tiers and the activation gate.
 func (r *run) rank(ctx context.Context) (int, int, error) {
 	in := r.liveCount()
-	r.qterms = retrieve.Terms(r.req.Query)
+	r.qterms = retrieve.Terms(r.search)
 	for _, it := range r.live() {
 		if it.origin == fromStore && !r.taskActive(it.obj.Object) {
 			r.omit(it, OmitInactiveTask)

@@ -194,6 +194,10 @@ type RetrievalMeta struct {
 	// HistoryVectors reports semantic history retrieval, when the
 	// compiler has a MessageEmbedder.
 	HistoryVectors *VectorsMeta `json:"history_vectors,omitempty"`
+	// ExpandedNames lists the names of the query that denote entities of
+	// the registries the principal reads, with the other names of each
+	// that the compilation searched for too (see NameExpander).
+	ExpandedNames []tenure.NameExpansion `json:"expanded_names,omitempty"`
 }
 
 // VectorsMeta reports the semantic half of history retrieval.

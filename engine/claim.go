@@ -102,26 +102,39 @@ func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, target
 	for _, t := range targets {
 		displace = append(displace, displacement{t, tenure.ReasonExplicit})
 	}
+	res, more, ties := w.decide(&o, slot)
+	displace = append(displace, more...)
+	if err := w.tx.Insert(ctx, &o); err != nil {
+		return res, nil, err
+	}
+	return w.settle(ctx, &o, res, displace, ties, targets)
+}
+
+// decide runs the reconciliation protocol for o against the claims of its
+// slot: it sets o's outcome (status, contradiction status, supersession
+// link, valid-until) and returns the claims o displaces and those it ties
+// with (both quarantined).
+func (w *writer) decide(o *tenure.Object, slot []tenure.Object) (tenure.WriteResult, []displacement, []displacement) {
 	var (
-		wins, ties   []displacement
-		strong       *tenure.Object
-		strongReason tenure.Reason
-		earlier      *tenure.Object
+		displace, wins, ties []displacement
+		strong               *tenure.Object
+		strongReason         tenure.Reason
+		earlier              *tenure.Object
 	)
 	for i := range slot {
 		x := &slot[i]
-		v := reconcile.Compare(w.h(), &o, x)
+		v := reconcile.Compare(w.h(), o, x)
 		switch v.Winner {
 		case reconcile.NewWins:
-			if covers(&o, x) {
+			if covers(o, x) {
 				wins = append(wins, displacement{*x, v.Reason})
 			}
 		case reconcile.Tie:
-			if covers(&o, x) && covers(x, &o) && w.p.CanSee(x) {
+			if covers(o, x) && covers(x, o) && w.sees(x) {
 				ties = append(ties, displacement{*x, v.Reason})
 			}
 		case reconcile.OldWins:
-			if !covers(x, &o) || !w.p.CanSee(x) {
+			if !covers(x, o) || !w.sees(x) {
 				continue
 			}
 			if v.Reason == tenure.ReasonValidTime {
@@ -139,6 +152,7 @@ func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, target
 		o.Status, o.ContradictionStatus = reconcile.Displaced(strongReason)
 		o.SupersessionLink = strong.ObjectID
 		res.Outcome, res.Reason = tenure.OutcomeOverridden, strongReason
+		ties = nil
 	case len(ties) > 0:
 		o.Status, o.ContradictionStatus = reconcile.Displaced(tenure.ReasonUnresolved)
 		res.Outcome, res.Reason = tenure.OutcomeQuarantined, tenure.ReasonUnresolved
@@ -155,12 +169,21 @@ func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, target
 		}
 	}
 	o.IsValid = o.Status == tenure.StatusActive
-	if err := w.tx.Insert(ctx, &o); err != nil {
-		return res, nil, err
-	}
+	return res, displace, ties
+}
+
+// sees reports whether o's outcome may depend on x: only claims the
+// writer can see decide what it is told (see reconcileAndInsert). A
+// merge's re-reconciliation tells no writer and sees every claim.
+func (w *writer) sees(x *tenure.Object) bool { return w.seeAll || w.p.CanSee(x) }
+
+// settle applies the displacements of o (stored already) and files or
+// closes its slot's conflicts; it returns the new versions of the claims
+// o displaced.
+func (w *writer) settle(ctx context.Context, o *tenure.Object, res tenure.WriteResult, displace, ties []displacement, targets []tenure.Object) (tenure.WriteResult, []tenure.Object, error) {
 	var displaced []tenure.Object
 	for _, d := range displace {
-		n, err := w.displace(ctx, d, &o)
+		n, err := w.displace(ctx, d, o)
 		if err != nil {
 			return res, nil, err
 		}
@@ -170,7 +193,7 @@ func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, target
 			displaced = append(displaced, n)
 		}
 	}
-	slotKeys, err := w.slotKeys(ctx, &o)
+	slotKeys, err := w.slotKeys(ctx, o)
 	if err != nil {
 		return res, nil, err
 	}
@@ -204,7 +227,7 @@ func (w *writer) reconcileAndInsert(ctx context.Context, o tenure.Object, target
 			}
 		}
 	}
-	res.Object = o
+	res.Object = *o
 	return res, displaced, nil
 }
 

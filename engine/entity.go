@@ -40,6 +40,9 @@ type EntityFilter struct {
 	Status     entity.Status // "" any
 	Type       entity.Type   // "" any
 	Limit      int           // 0: no limit
+	// Slugs, when set, keeps the entities with an alias of one of these
+	// slugs (entity.KeySlug), through the stores' name index.
+	Slugs []string
 }
 
 // EntityWriter writes the entity registry inside a write transaction.
@@ -63,6 +66,10 @@ type EntityWriter interface {
 	// attribute is attribute and whose first canonical entity id has one
 	// of the mention keys (entity.ObjectMention), by insertion order.
 	LatestByAttribute(ctx context.Context, tenant, attribute string, mentions []string) ([]tenure.Object, error)
+	// LatestByMentions returns the open versions of the objects with an
+	// attribute whose first canonical entity id has one of the mention
+	// keys, whatever the attribute, by insertion order.
+	LatestByMentions(ctx context.Context, tenant string, mentions []string) ([]tenure.Object, error)
 }
 
 var _ entity.Registry = (*Engine)(nil)
@@ -179,6 +186,9 @@ func (e *Engine) entityView(ctx context.Context, p tenure.Principal, id, user st
 		if err != nil {
 			return entity.View{}, wrap("", err)
 		}
+		for i := range ops {
+			ops[i] = ops[i].Public()
+		}
 		return entity.View{Entity: vs[len(vs)-1], Versions: vs, Ops: ops}, nil
 	}
 	return entity.View{}, tenure.Errorf(tenure.CodeNotFound, "id", "no entity %q", id)
@@ -239,11 +249,7 @@ func (e *Engine) MergeEntities(ctx context.Context, p tenure.Principal, m entity
 		if err != nil {
 			return err
 		}
-		f, t, op, err := entity.Merge(from, into, c.op(m.Reason))
-		if err != nil {
-			return err
-		}
-		return c.apply(ctx, op, f, t)
+		return c.merge(ctx, from, into, m.Reason)
 	})
 }
 
@@ -301,11 +307,7 @@ func (e *Engine) SettleEntity(ctx context.Context, p tenure.Principal, s entity.
 		if err != nil {
 			return err
 		}
-		f, t, op, err := entity.Merge(pend, into, c.op(s.Reason))
-		if err != nil {
-			return err
-		}
-		return c.apply(ctx, op, f, t)
+		return c.merge(ctx, pend, into, s.Reason)
 	})
 }
 
@@ -338,7 +340,7 @@ func (e *Engine) UndoEntityOp(ctx context.Context, p tenure.Principal, opID stri
 			if err := mayCurate(p, op.UserID); err != nil {
 				return err
 			}
-			c := &curation{e: e, ew: ew, p: p, registry: op.UserID, now: clk.next(e.opt.Now())}
+			c := &curation{e: e, tx: tx, clk: clk, ew: ew, p: p, registry: op.UserID, now: clk.next(e.opt.Now())}
 			if err := c.load(ctx); err != nil {
 				return err
 			}
@@ -376,7 +378,11 @@ func (e *Engine) UndoEntityOp(ctx context.Context, p tenure.Principal, opID stri
 					return err
 				}
 			}
-			out = entity.Change{Op: undone, Entities: news}
+			claims, err := c.unreconcile(ctx, op)
+			if err != nil {
+				return err
+			}
+			out = entity.Change{Op: undone.Public(), Entities: news, Claims: claims}
 			return nil
 		})
 	}()
@@ -389,6 +395,8 @@ func (e *Engine) UndoEntityOp(ctx context.Context, p tenure.Principal, opID stri
 // curation is one registry operation's state.
 type curation struct {
 	e        *Engine
+	tx       Tx
+	clk      *txClock
 	ew       EntityWriter
 	p        tenure.Principal
 	registry string
@@ -435,7 +443,7 @@ func (c *curation) apply(ctx context.Context, op entity.Op, vs ...entity.Entity)
 			return err
 		}
 	}
-	c.out = entity.Change{Op: op, Entities: vs}
+	c.out = entity.Change{Op: op.Public(), Entities: vs}
 	return nil
 }
 
@@ -471,7 +479,7 @@ func (e *Engine) curate(ctx context.Context, op string, p tenure.Principal, id, 
 			}
 			now := clk.next(e.opt.Now())
 			for _, reg := range regs {
-				c := &curation{e: e, ew: ew, p: p, registry: reg, now: now}
+				c := &curation{e: e, tx: tx, clk: clk, ew: ew, p: p, registry: reg, now: now}
 				if err := c.load(ctx); err != nil {
 					return err
 				}

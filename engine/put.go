@@ -89,6 +89,9 @@ type writer struct {
 	// entities caches the open versions of the entity registries the
 	// transaction resolved mentions in (see entity.go).
 	entities map[string][]entity.Entity
+	// seeAll lets every claim decide outcomes (a merge's
+	// re-reconciliation, which tells no writer; see sees).
+	seeAll bool
 }
 
 func (w *writer) h() tenure.Hierarchy { return w.e.opt.Hierarchy }

@@ -89,4 +89,7 @@ type SettleRequest struct {
 type Change struct {
 	Op       Op       `json:"op"`
 	Entities []Entity `json:"entities"`
+	// Claims are the changes a merge's re-reconciliation (or its undo)
+	// made to stored claims, those the caller can read only.
+	Claims []tenure.Change `json:"claims,omitempty"`
 }

@@ -1,8 +1,11 @@
 package entity
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/tenure-dev/tenure"
 )
 
 // Type is an entity's kind.
@@ -163,4 +166,56 @@ type Op struct {
 	At       time.Time  `json:"at"`
 	UndoneAt *time.Time `json:"undone_at,omitempty"`
 	UndoneBy string     `json:"undone_by,omitempty"`
+	// Reconciled are the claims a merge or link re-reconciled, each with
+	// the state undoing the operation restores, and Slots the conflict
+	// slots where it quarantined claims (undoing it closes their
+	// requests). Stores keep them; the engine never returns them (they
+	// name claims the caller may not read).
+	Reconciled []Reconciled `json:"-"`
+	Slots      []string     `json:"-"`
+}
+
+// storedOp is how stores keep an Op (EncodeOp): with what the engine
+// alone reads.
+type storedOp struct {
+	Op
+	Reconciled []Reconciled `json:"reconciled,omitempty"`
+	Slots      []string     `json:"slots,omitempty"`
+}
+
+// EncodeOp returns the JSON a store keeps for op, Reconciled and Slots
+// included (they are left out of op's own JSON, which callers see).
+func EncodeOp(op *Op) ([]byte, error) {
+	return json.Marshal(storedOp{Op: *op, Reconciled: op.Reconciled, Slots: op.Slots})
+}
+
+// DecodeOp reads what EncodeOp wrote.
+func DecodeOp(b []byte) (Op, error) {
+	var s storedOp
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Op{}, err
+	}
+	s.Op.Reconciled, s.Op.Slots = s.Reconciled, s.Slots
+	return s.Op, nil
+}
+
+// Public returns op without what only the engine reads (Reconciled,
+// Slots).
+func (op Op) Public() Op {
+	op.Reconciled, op.Slots = nil, nil
+	return op
+}
+
+// Reconciled is a claim a merge re-reconciled: the version the merge
+// wrote last and the claim's state before the merge.
+type Reconciled struct {
+	ObjectID string `json:"object_id"`
+	// Version is the last version the merge wrote; undoing the merge
+	// restores the state only while it is the claim's latest.
+	Version             int                        `json:"version"`
+	Status              tenure.Status              `json:"status"`
+	ContradictionStatus tenure.ContradictionStatus `json:"contradiction_status,omitempty"`
+	SupersessionLink    string                     `json:"supersession_link,omitempty"`
+	ValidUntil          *time.Time                 `json:"valid_until,omitempty"`
+	IsValid             bool                       `json:"is_valid"`
 }

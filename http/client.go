@@ -641,6 +641,16 @@ func (c *Client) SetPinned(ctx context.Context, id string, pinned bool) (tenure.
 	return res, err
 }
 
+// Curate runs the curator on the server as the key's principal and, unless
+// it is a dry run, has the server record the run in the session state
+// (POST /v1/curate); see memory.CurateAndRecord.
+func (c *Client) Curate(ctx context.Context, _ tenure.Principal, opt memory.CurateOptions) (memory.CurateReport, error) {
+	var rep memory.CurateReport
+	err := c.do(ctx, "curate", http.MethodPost, "/v1/curate", nil,
+		CurateRequest{Scope: opt.Scope, Similarity: opt.Similarity, DryRun: opt.DryRun}, &rep)
+	return rep, err
+}
+
 // SetImportance sets a memory's importance (PUT
 // /v1/memories/{id}/importance); see memory.SetImportance.
 func (c *Client) SetImportance(ctx context.Context, id string, n int) (tenure.WriteResult, error) {

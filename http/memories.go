@@ -65,3 +65,40 @@ func (s *Server) setImportance(w http.ResponseWriter, r *http.Request, p tenure.
 	})
 	return res, err
 }
+
+// CurateRequest is the body of POST /v1/curate: a curator run over the
+// memories of the scope the caller can read (see memory.Curate).
+type CurateRequest struct {
+	Scope tenure.Scope `json:"scope"`
+	// Similarity is the word overlap (0–1) at which two memories of one
+	// entity and fact type are near-duplicates (0: the default, 0.6).
+	Similarity float64 `json:"similarity,omitempty"`
+	// DryRun reports what would be folded and archived without doing it
+	// (and records no run).
+	DryRun bool `json:"dry_run,omitempty"`
+}
+
+// curate runs the curator as the caller and, unless it is a dry run,
+// records the run in the session state of the scope's user and the
+// caller's persona, like tenure curate on a local store and the
+// scheduled curator.
+func (s *Server) curate(w http.ResponseWriter, r *http.Request, p tenure.Principal) (any, error) {
+	if err := newQuery(r).done(); err != nil {
+		return nil, err
+	}
+	body, err := decodeBody[CurateRequest](s, r, "curate request")
+	if err != nil {
+		return nil, err
+	}
+	if body.Similarity < 0 || body.Similarity > 1 {
+		return nil, tenure.Errorf(tenure.CodeInvalid, "similarity", "must be between 0 and 1")
+	}
+	rec, _ := s.store.(memory.RunRecorder)
+	var rep memory.CurateReport
+	err = s.metrics.op("curate", func() (err error) {
+		rep, err = memory.CurateAndRecord(r.Context(), s.store, rec, p,
+			memory.CurateOptions{Scope: body.Scope, Similarity: body.Similarity, DryRun: body.DryRun})
+		return
+	})
+	return rep, err
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/entity"
 	tenurehttp "github.com/tenure-dev/tenure/http"
+	"github.com/tenure-dev/tenure/memory"
 	"github.com/tenure-dev/tenure/snapshot"
 )
 
@@ -173,6 +174,9 @@ var apiOps = []apiOp{
 	{method: "PUT", path: "/v1/memories/{id}/importance", summary: "Set a memory's importance, 0 (trivial) … 3 (core identity) (a new version).",
 		body: tenurehttp.ImportanceRequest{}, resp: tenure.WriteResult{},
 		errs: errsOf("forbidden", "the memory was written by a higher authority.", "not_found", "no memory the caller can read has this id.")},
+	{method: "POST", path: "/v1/curate", summary: "Run the memory curator as the caller over the memories of the scope it can read: fold near-duplicates, archive stale ones; unless dry_run, the run is recorded in the session state of the user and persona.",
+		body: tenurehttp.CurateRequest{}, resp: memory.CurateReport{},
+		errs: errsOf("forbidden", notAnyUser)},
 	{method: "POST", path: "/v1/retire", summary: "Run the retirement sweep, or retire object_ids now by rule.", body: tenure.RetireOptions{}, resp: tenure.RetireReport{},
 		errs: errsOf("forbidden", "an object_id was written by a higher authority.", "not_found", "an object_id names no object the caller can read.", "too_large", "")},
 	{method: "GET", path: "/v1/resolutions", summary: "Resolution requests (quarantined conflicts and confirmations) all of whose objects the caller can read.",
@@ -762,6 +766,7 @@ func TestOpenAPIErrors(t *testing.T) {
 		{"PUT /v1/memories/{id}/importance", "Forbidden", "PUT", "/v1/memories/" + adminMemory.Object.ObjectID + "/importance", e.alice, `{"importance":2}`, tenure.CodeForbidden, nil},
 		{"PUT /v1/memories/{id}/importance", "NotFound", "PUT", "/v1/memories/nothing/importance", e.alice, `{"importance":2}`, tenure.CodeNotFound, nil},
 		{"PUT /v1/memories/{id}/importance", "Invalid", "PUT", "/v1/memories/" + first.Object.ObjectID + "/importance", e.alice, `{"importance":2}`, tenure.CodeInvalid, nil},
+		{"POST /v1/curate", "Forbidden", "POST", "/v1/curate", e.alice, `{"scope":{"user_id":"bob"}}`, tenure.CodeForbidden, nil},
 		{"POST /v1/retire", "Forbidden", "POST", "/v1/retire", e.alice, `{"object_ids":["` + policy.Object.ObjectID + `"]}`, tenure.CodeForbidden, nil},
 		{"POST /v1/retire", "NotFound", "POST", "/v1/retire", e.alice, `{"object_ids":["nothing"]}`, tenure.CodeNotFound, nil},
 		{"POST /v1/retire", "TooLarge", "POST", "/v1/retire", e.alice, `{"object_ids":["` + strings.Repeat("x", 5000) + `"]}`, tenure.CodeTooLarge, nil},

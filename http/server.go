@@ -240,6 +240,7 @@ func (s *Server) register() {
 	api("POST /v1/memories/{id}/pin", s.pinMemory(true))
 	api("POST /v1/memories/{id}/unpin", s.pinMemory(false))
 	api("PUT /v1/memories/{id}/importance", s.setImportance)
+	api("POST /v1/curate", s.curate)
 	api("POST /v1/retire", s.retire)
 	api("GET /v1/resolutions", s.resolutions)
 	api("POST /v1/sessions/{id}/end", s.endSession)

@@ -277,3 +277,87 @@ func slicesContains(s []string, v string) bool {
 
 // openAt opens a SQLite store (the tests that run on it alone).
 func openAt(t *testing.T, c *clock) store { return openSQLite(t, c) }
+
+// TestEntityCardsComplete: a card takes its facts from the entity's
+// memories (compile.FactSource), not only from what the query retrieved:
+// the facts of the card of an entity named by the one memory a query
+// matched are its top three memories of importance 2 or more, the same as
+// memory.CardFacts over the entity's memories. A Source that cannot look
+// facts up keeps to the candidates (the card the test would otherwise
+// see).
+func TestEntityCardsComplete(t *testing.T) { eachStore(t, testEntityCardsComplete) }
+
+func testEntityCardsComplete(t *testing.T, openAt func(*testing.T, *clock) store) {
+	ctx := context.Background()
+	c := &clock{t0}
+	s := openAt(t, c)
+	john := func(content, attr string, imp int) tenure.Object {
+		c.t = c.t.Add(time.Minute)
+		return mustPut(t, s, tenure.Object{UserID: ada.UserID, Content: content, Memory: &tenure.Memory{Kind: tenure.MemoryPeople,
+			EntityRefs: []string{"person:john"}, EntityLabel: "John", Attribute: attr, Importance: tenure.Ptr(imp)}})
+	}
+	john("Lives in Porto", "lives_in", 2)
+	job := john("Works as a chef", "job", 2)
+	pet := john("Has a dog named Rex", "pet", 2)
+	lang := john("Speaks Portuguese", "language", 2)
+	john("Is my cofounder", "relation", 1)
+	c.t = c.t.Add(time.Hour)
+	// Four candidates: the query matches the last memory only, and the
+	// most recent leg holds one object.
+	opt := compile.Options{CandidateLimit: 4}
+	all, err := memory.List(ctx, s, ada, memory.Query{Entity: "person:john"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, o := range memory.CardFacts(all) {
+		want = append(want, o.ObjectID)
+	}
+	if strings.Join(want, ",") != strings.Join([]string{lang.ObjectID, pet.ObjectID, job.ObjectID}, ",") {
+		t.Fatalf("memory.CardFacts = %v, want the three most recent of importance 2", want)
+	}
+	env, tr := compileAt(t, s, c, opt, "who is my cofounder", 2000)
+	if len(tr.EntityCards) != 1 || strings.Join(tr.EntityCards[0].Facts, ",") != strings.Join(want, ",") {
+		t.Errorf("card facts %+v, want %v", tr.EntityCards, want)
+	}
+	if !strings.Contains(env.Text(), "[person:john]: Speaks Portuguese; Has a dog named Rex; Works as a chef\n") {
+		t.Errorf("card not rendered whole:\n%s", env.Text())
+	}
+	// The same compilation over a Source that only gives candidates has
+	// no fact to put on the card.
+	opt.Now = c.now
+	_, tr, err = compile.New(candidatesOnly{s}, opt).Compile(ctx, compile.Request{Principal: ada, Query: "who is my cofounder", Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.EntityCards) != 0 {
+		t.Errorf("candidates alone made cards %+v: the test does not show the lookup", tr.EntityCards)
+	}
+	// Another user sees none of ada's own facts on a card of its own.
+	bob := tenure.Principal{TenantID: ada.TenantID, UserID: "bob"}
+	mustPutAs(t, s, bob, tenure.Object{UserID: bob.UserID, Content: "Is my cofounder", Memory: &tenure.Memory{Kind: tenure.MemoryPeople,
+		EntityRefs: []string{"person:john"}, Attribute: "relation"}})
+	_, tr, err = compile.New(s, opt).Compile(ctx, compile.Request{Principal: bob, Query: "who is my cofounder", Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.EntityCards) != 0 {
+		t.Errorf("bob's card holds ada's facts: %+v", tr.EntityCards)
+	}
+}
+
+// candidatesOnly is a Source that gives candidates and nothing else.
+type candidatesOnly struct{ src compile.Source }
+
+func (c candidatesOnly) Candidates(ctx context.Context, q tenure.CandidateQuery) ([]tenure.Object, error) {
+	return c.src.Candidates(ctx, q)
+}
+
+func mustPutAs(t *testing.T, s store, p tenure.Principal, o tenure.Object) tenure.Object {
+	t.Helper()
+	r, err := s.Put(context.Background(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Object
+}

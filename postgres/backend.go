@@ -669,7 +669,7 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 			return err
 		}
 	}
-	return t.indexAttribute(ctx, o)
+	return t.indexEntities(ctx, o)
 }
 
 // noNUL drops NUL bytes, which PostgreSQL's text cannot hold, from text
@@ -696,8 +696,7 @@ func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at 
 	if _, err = t.c.Exec(ctx, `DELETE FROM object_deps WHERE tenant_id = $1 AND object_id = $2`, tenant, id); err != nil {
 		return err
 	}
-	_, err = t.c.Exec(ctx, `DELETE FROM object_attributes WHERE tenant_id = $1 AND object_id = $2`, tenant, id)
-	return err
+	return t.unindexEntities(ctx, tenant, id)
 }
 
 func (t *writeTx) Touch(ctx context.Context, o *tenure.Object) error {
@@ -732,11 +731,13 @@ func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone
 		audience = string(b)
 	}
 	for _, q := range []string{`DELETE FROM objects WHERE tenant_id = $1 AND object_id = $2`,
-		`DELETE FROM object_deps WHERE tenant_id = $1 AND object_id = $2`,
-		`DELETE FROM object_attributes WHERE tenant_id = $1 AND object_id = $2`} {
+		`DELETE FROM object_deps WHERE tenant_id = $1 AND object_id = $2`} {
 		if _, err := t.c.Exec(ctx, q, tenant, tb.ObjectID); err != nil {
 			return err
 		}
+	}
+	if err := t.unindexEntities(ctx, tenant, tb.ObjectID); err != nil {
+		return err
 	}
 	_, err := t.c.Exec(ctx, `INSERT INTO tombstones (tenant_id, object_id, key, versions, deleted_at, deleted_by, reason, audience)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, tenant, tb.ObjectID, tb.Key, tb.Versions, nanos(tb.DeletedAt), tb.DeletedBy, tb.Reason, audience)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -19,8 +20,9 @@ import (
 // transactions, engine.EntityWriter in write transactions.
 
 var (
-	_ engine.EntityReader = (*backend)(nil)
-	_ engine.EntityWriter = (*writeTx)(nil)
+	_ engine.EntityReader       = (*backend)(nil)
+	_ engine.EntityWriter       = (*writeTx)(nil)
+	_ engine.EntityMemoryReader = (*backend)(nil)
 )
 
 func scanEntities(rows pgx.Rows, err error) ([]entity.Entity, error) {
@@ -54,8 +56,8 @@ func scanOps(rows pgx.Rows, err error) ([]entity.Op, error) {
 		if err := rows.Scan(&body); err != nil {
 			return nil, err
 		}
-		var op entity.Op
-		if err := json.Unmarshal([]byte(body), &op); err != nil {
+		op, err := entity.DecodeOp([]byte(body))
+		if err != nil {
 			return nil, fmt.Errorf("decode entity operation: %w", err)
 		}
 		out = append(out, op)
@@ -81,6 +83,11 @@ func (b *backend) EntityList(ctx context.Context, tenant string, f engine.Entity
 	if f.Type != "" {
 		args = append(args, string(f.Type))
 		q += ` AND type = $` + strconv.Itoa(len(args))
+	}
+	if len(f.Slugs) > 0 {
+		args = append(args, f.Slugs)
+		q += ` AND entity_id IN (SELECT n.entity_id FROM entity_names n WHERE n.tenant_id = entities.tenant_id AND n.registry = entities.registry
+			AND n.slug = ANY($` + strconv.Itoa(len(args)) + `))`
 	}
 	// The byte order of SQLite's TEXT comparisons.
 	q += ` ORDER BY registry COLLATE "C" DESC, entity_id COLLATE "C"`
@@ -138,6 +145,14 @@ func (t *writeTx) InsertEntity(ctx context.Context, e *entity.Entity) error {
 		nanos(e.TxStart), string(body)); err != nil {
 		return fmt.Errorf("insert entity %s v%d: %w", e.ID, e.Version, err)
 	}
+	// The open version's names (entity_names); the closed one's went
+	// with CloseEntity.
+	for _, a := range e.Aliases {
+		if _, err := t.c.Exec(ctx, `INSERT INTO entity_names (tenant_id, registry, slug, entity_id) VALUES ($1, $2, $3, $4)
+			ON CONFLICT DO NOTHING`, e.TenantID, e.UserID, entity.KeySlug(a), e.ID); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -163,8 +178,11 @@ func (t *writeTx) CloseEntity(ctx context.Context, tenant, registry, id string, 
 	if err != nil {
 		return err
 	}
-	_, err = t.c.Exec(ctx, `UPDATE entities SET tx_end = $1, body = $2 WHERE tenant_id = $3 AND registry = $4 AND entity_id = $5 AND version = $6`,
-		nanos(at), string(b), tenant, registry, id, version)
+	if _, err = t.c.Exec(ctx, `UPDATE entities SET tx_end = $1, body = $2 WHERE tenant_id = $3 AND registry = $4 AND entity_id = $5 AND version = $6`,
+		nanos(at), string(b), tenant, registry, id, version); err != nil {
+		return err
+	}
+	_, err = t.c.Exec(ctx, `DELETE FROM entity_names WHERE tenant_id = $1 AND registry = $2 AND entity_id = $3`, tenant, registry, id)
 	return err
 }
 
@@ -172,7 +190,7 @@ func (t *writeTx) InsertEntityOp(ctx context.Context, op *entity.Op) error {
 	if err := t.as(ctx, op.TenantID); err != nil {
 		return err
 	}
-	body, err := json.Marshal(op)
+	body, err := entity.EncodeOp(op)
 	if err != nil {
 		return err
 	}
@@ -185,7 +203,7 @@ func (t *writeTx) SetEntityOp(ctx context.Context, op *entity.Op) error {
 	if err := t.as(ctx, op.TenantID); err != nil {
 		return err
 	}
-	body, err := json.Marshal(op)
+	body, err := entity.EncodeOp(op)
 	if err != nil {
 		return err
 	}
@@ -214,8 +232,27 @@ func (t *writeTx) LatestByAttribute(ctx context.Context, tenant, attribute strin
 		WHERE a.tenant_id = ? AND a.attribute = ? AND a.mention = ANY(?) ORDER BY o.seq`, tenant, attribute, mentions)
 }
 
-// indexAttribute records the attribute of an open version.
-func (t *writeTx) indexAttribute(ctx context.Context, o *tenure.Object) error {
+func (t *writeTx) LatestByMentions(ctx context.Context, tenant string, mentions []string) ([]tenure.Object, error) {
+	if len(mentions) == 0 {
+		return nil, nil
+	}
+	return t.objects(ctx, tenant, `SELECT o.seq, o.body, o.tx_end FROM objects o WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.object_id IN
+		(SELECT a.object_id FROM object_attributes a WHERE a.tenant_id = ? AND a.mention = ANY(?))
+		ORDER BY o.seq`, tenant, tenant, mentions)
+}
+
+// indexEntities records the attribute of an open version (see
+// object_attributes) and, for a memory, its entity refs (see
+// memory_entities).
+func (t *writeTx) indexEntities(ctx context.Context, o *tenure.Object) error {
+	if o.Memory != nil {
+		for _, ref := range o.Memory.EntityRefs {
+			if _, err := t.c.Exec(ctx, `INSERT INTO memory_entities (tenant_id, entity_ref, object_id) VALUES ($1, $2, $3)
+				ON CONFLICT DO NOTHING`, o.TenantID, ref, o.ObjectID); err != nil {
+				return err
+			}
+		}
+	}
 	key, ok := entity.ObjectMention(o)
 	if !ok {
 		return nil
@@ -223,4 +260,32 @@ func (t *writeTx) indexAttribute(ctx context.Context, o *tenure.Object) error {
 	_, err := t.c.Exec(ctx, `INSERT INTO object_attributes (tenant_id, attribute, mention, object_id) VALUES ($1, $2, $3, $4)
 		ON CONFLICT DO NOTHING`, o.TenantID, o.Attribute, key, o.ObjectID)
 	return err
+}
+
+// unindexEntities forgets what indexEntities recorded of an object whose
+// open version closed.
+func (t *writeTx) unindexEntities(ctx context.Context, tenant, id string) error {
+	for _, q := range []string{`DELETE FROM object_attributes WHERE tenant_id = $1 AND object_id = $2`,
+		`DELETE FROM memory_entities WHERE tenant_id = $1 AND object_id = $2`} {
+		if _, err := t.c.Exec(ctx, q, tenant, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EntityMemories implements engine.EntityMemoryReader.
+func (b *backend) EntityMemories(ctx context.Context, tenant, ref string, f engine.CandidateFilter, n int) (out []tenure.Object, err error) {
+	scope, sargs := scopeFilter(f)
+	err = b.read(ctx, tenant, func(c querier) error {
+		out, err = queryObjects(ctx, c, `SELECT o.seq, o.body, o.tx_end FROM memory_entities m
+			JOIN objects o ON o.tenant_id = m.tenant_id AND o.object_id = m.object_id AND o.tx_end IS NULL
+			WHERE m.tenant_id = ? AND m.entity_ref = ? AND o.status = 'active' AND `+scope+` ORDER BY o.memory_rank DESC, o.seq DESC LIMIT ?`,
+			append(append([]any{tenant, ref}, sargs...), n)...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(out, func(o tenure.Object) bool { return f.Keep != nil && !f.Keep(&o) }), nil
 }

@@ -445,7 +445,7 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 			return err
 		}
 	}
-	return t.indexAttribute(ctx, o)
+	return t.indexEntities(ctx, o)
 }
 
 func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at time.Time) error {
@@ -464,8 +464,7 @@ func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at 
 	if _, err = t.tx.ExecContext(ctx, `DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`, tenant, id); err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `DELETE FROM object_attributes WHERE tenant_id = ? AND object_id = ?`, tenant, id)
-	return err
+	return t.unindexEntities(ctx, tenant, id)
 }
 
 func (t *writeTx) Touch(ctx context.Context, o *tenure.Object) error {
@@ -503,11 +502,13 @@ func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone
 	}
 	for _, q := range []string{`DELETE FROM objects_fts WHERE rowid IN (SELECT seq FROM objects WHERE tenant_id = ? AND object_id = ?)`,
 		`DELETE FROM objects WHERE tenant_id = ? AND object_id = ?`,
-		`DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`,
-		`DELETE FROM object_attributes WHERE tenant_id = ? AND object_id = ?`} {
+		`DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`} {
 		if _, err := t.tx.ExecContext(ctx, q, tenant, tb.ObjectID); err != nil {
 			return err
 		}
+	}
+	if err := t.unindexEntities(ctx, tenant, tb.ObjectID); err != nil {
+		return err
 	}
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO tombstones (tenant_id, object_id, key, versions, deleted_at, deleted_by, reason, audience)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, tenant, tb.ObjectID, tb.Key, tb.Versions, nanos(tb.DeletedAt), tb.DeletedBy, tb.Reason, audience)

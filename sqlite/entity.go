@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,8 +19,9 @@ import (
 // pool, engine.EntityWriter in write transactions.
 
 var (
-	_ engine.EntityReader = (*backend)(nil)
-	_ engine.EntityWriter = (*writeTx)(nil)
+	_ engine.EntityReader       = (*backend)(nil)
+	_ engine.EntityWriter       = (*writeTx)(nil)
+	_ engine.EntityMemoryReader = (*backend)(nil)
 )
 
 func scanEntities(rows *sql.Rows, err error) ([]entity.Entity, error) {
@@ -53,8 +55,8 @@ func scanOps(rows *sql.Rows, err error) ([]entity.Op, error) {
 		if err := rows.Scan(&body); err != nil {
 			return nil, err
 		}
-		var op entity.Op
-		if err := json.Unmarshal([]byte(body), &op); err != nil {
+		op, err := entity.DecodeOp([]byte(body))
+		if err != nil {
 			return nil, fmt.Errorf("decode entity operation: %w", err)
 		}
 		out = append(out, op)
@@ -87,6 +89,13 @@ func (b *backend) EntityList(ctx context.Context, tenant string, f engine.Entity
 	if f.Type != "" {
 		q += ` AND type = ?`
 		args = append(args, f.Type)
+	}
+	if len(f.Slugs) > 0 {
+		q += ` AND entity_id IN (SELECT n.entity_id FROM entity_names n WHERE n.tenant_id = entities.tenant_id AND n.registry = entities.registry
+			AND n.slug IN (?` + strings.Repeat(`, ?`, len(f.Slugs)-1) + `))`
+		for _, sl := range f.Slugs {
+			args = append(args, sl)
+		}
 	}
 	q += ` ORDER BY registry DESC, entity_id`
 	if f.Limit > 0 {
@@ -130,6 +139,14 @@ func (t *writeTx) InsertEntity(ctx context.Context, e *entity.Entity) error {
 	if err != nil {
 		return fmt.Errorf("insert entity %s v%d: %w", e.ID, e.Version, err)
 	}
+	// The open version's names (entity_names); the closed one's went
+	// with CloseEntity.
+	for _, a := range e.Aliases {
+		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO entity_names (tenant_id, registry, slug, entity_id) VALUES (?, ?, ?, ?)`,
+			e.TenantID, e.UserID, entity.KeySlug(a), e.ID); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -152,13 +169,16 @@ func (t *writeTx) CloseEntity(ctx context.Context, tenant, registry, id string, 
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `UPDATE entities SET tx_end = ?, body = ? WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ?`,
-		nanos(at), string(b), tenant, registry, id, version)
+	if _, err = t.tx.ExecContext(ctx, `UPDATE entities SET tx_end = ?, body = ? WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ?`,
+		nanos(at), string(b), tenant, registry, id, version); err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `DELETE FROM entity_names WHERE tenant_id = ? AND registry = ? AND entity_id = ?`, tenant, registry, id)
 	return err
 }
 
 func (t *writeTx) InsertEntityOp(ctx context.Context, op *entity.Op) error {
-	body, err := json.Marshal(op)
+	body, err := entity.EncodeOp(op)
 	if err != nil {
 		return err
 	}
@@ -168,7 +188,7 @@ func (t *writeTx) InsertEntityOp(ctx context.Context, op *entity.Op) error {
 }
 
 func (t *writeTx) SetEntityOp(ctx context.Context, op *entity.Op) error {
-	body, err := json.Marshal(op)
+	body, err := entity.EncodeOp(op)
 	if err != nil {
 		return err
 	}
@@ -198,9 +218,31 @@ func (t *writeTx) LatestByAttribute(ctx context.Context, tenant, attribute strin
 		WHERE a.tenant_id = ? AND a.attribute = ? AND a.mention IN (?`+strings.Repeat(`, ?`, len(mentions)-1)+`) ORDER BY o.seq`, args...)
 }
 
-// indexAttribute records the attribute of an open version (see
-// object_attributes).
-func (t *writeTx) indexAttribute(ctx context.Context, o *tenure.Object) error {
+func (t *writeTx) LatestByMentions(ctx context.Context, tenant string, mentions []string) ([]tenure.Object, error) {
+	if len(mentions) == 0 {
+		return nil, nil
+	}
+	args := []any{tenant}
+	for _, m := range mentions {
+		args = append(args, m)
+	}
+	return queryObjects(ctx, t.tx, `SELECT o.seq, o.body, o.tx_end FROM objects o WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.object_id IN
+		(SELECT a.object_id FROM object_attributes a WHERE a.tenant_id = o.tenant_id AND a.mention IN (?`+strings.Repeat(`, ?`, len(mentions)-1)+`))
+		ORDER BY o.seq`, args...)
+}
+
+// indexEntities records the attribute of an open version (see
+// object_attributes) and, for a memory, its entity refs (see
+// memory_entities).
+func (t *writeTx) indexEntities(ctx context.Context, o *tenure.Object) error {
+	if o.Memory != nil {
+		for _, ref := range o.Memory.EntityRefs {
+			if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_entities (tenant_id, entity_ref, object_id) VALUES (?, ?, ?)`,
+				o.TenantID, ref, o.ObjectID); err != nil {
+				return err
+			}
+		}
+	}
 	key, ok := entity.ObjectMention(o)
 	if !ok {
 		return nil
@@ -208,4 +250,33 @@ func (t *writeTx) indexAttribute(ctx context.Context, o *tenure.Object) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO object_attributes (tenant_id, attribute, mention, object_id) VALUES (?, ?, ?, ?)`,
 		o.TenantID, o.Attribute, key, o.ObjectID)
 	return err
+}
+
+// unindexEntities forgets what indexEntities recorded of an object whose
+// open version closed.
+func (t *writeTx) unindexEntities(ctx context.Context, tenant, id string) error {
+	for _, q := range []string{`DELETE FROM object_attributes WHERE tenant_id = ? AND object_id = ?`,
+		`DELETE FROM memory_entities WHERE tenant_id = ? AND object_id = ?`} {
+		if _, err := t.tx.ExecContext(ctx, q, tenant, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EntityMemories implements engine.EntityMemoryReader.
+func (b *backend) EntityMemories(ctx context.Context, tenant, ref string, f engine.CandidateFilter, n int) ([]tenure.Object, error) {
+	db, err := b.reader()
+	if err != nil {
+		return nil, err
+	}
+	scope, sargs := scopeFilter(f)
+	objs, err := queryObjects(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM memory_entities m
+		CROSS JOIN objects o ON o.tenant_id = m.tenant_id AND o.object_id = m.object_id AND o.tx_end IS NULL
+		WHERE m.tenant_id = ? AND m.entity_ref = ? AND o.status = 'active' AND `+scope+` ORDER BY o.memory_rank DESC, o.seq DESC LIMIT ?`,
+		append(append([]any{tenant, ref}, sargs...), n)...)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(objs, func(o tenure.Object) bool { return f.Keep != nil && !f.Keep(&o) }), nil
 }

@@ -88,6 +88,10 @@ var tables = []table{
 	{name: "object_attributes", source: `SELECT tenant_id, attribute, mention, object_id FROM object_attributes
 		ORDER BY tenant_id, attribute, mention, object_id`,
 		cols: []string{"tenant_id", "attribute", "mention", "object_id"}, key: []string{"tenant_id", "attribute", "mention", "object_id"}},
+	{name: "entity_names", source: `SELECT tenant_id, registry, slug, entity_id FROM entity_names ORDER BY tenant_id, registry, slug, entity_id`,
+		cols: []string{"tenant_id", "registry", "slug", "entity_id"}, key: []string{"tenant_id", "registry", "slug", "entity_id"}},
+	{name: "memory_entities", source: `SELECT tenant_id, entity_ref, object_id FROM memory_entities ORDER BY tenant_id, entity_ref, object_id`,
+		cols: []string{"tenant_id", "entity_ref", "object_id"}, key: []string{"tenant_id", "entity_ref", "object_id"}},
 	{name: "embeddings", source: `SELECT id, model, hash, dims, vector FROM embeddings ORDER BY id`,
 		cols: []string{"id", "model", "hash", "dims", "vector"}, key: []string{"id"}, identity: "id"},
 	{name: "message_vectors", source: `SELECT m.tenant_id, v.seq, v.model, v.embedding FROM message_vectors v JOIN messages m ON m.seq = v.seq

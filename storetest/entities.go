@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -29,6 +30,7 @@ func RunEntities(t *testing.T, f EntityFactory) {
 	t.Run("Resolution", func(t *testing.T) { testEntityResolution(t, f) })
 	t.Run("MergeUndoSplit", func(t *testing.T) { testEntityMergeUndoSplit(t, f) })
 	t.Run("AttributeConflict", func(t *testing.T) { testEntityAttributeConflict(t, f) })
+	t.Run("MergeReconcile", func(t *testing.T) { testEntityMergeReconcile(t, f) })
 	t.Run("Visibility", func(t *testing.T) { testEntityVisibility(t, f) })
 	t.Run("Invalid", func(t *testing.T) { testEntityInvalid(t, f) })
 }
@@ -267,9 +269,151 @@ func testEntityAttributeConflict(t *testing.T, f EntityFactory) {
 	if _, err := e.s.SettleEntity(e.ctx, entAlice, entity.SettleRequest{ID: "person:mukesh", Into: "person:makesh"}); err != nil {
 		t.Fatal(err)
 	}
+	// The link re-reconciled them (the later city superseded the
+	// earlier); a newer claim competes with the one that holds.
 	r := e.put(entAlice, entFact("m3", "Mukesh lives in Delhi", "person:Mukesh", "city", day(3)))
-	if len(r.Changes) != 2 {
-		t.Errorf("after the link, a newer city claim changes %+v, want both older ones superseded", r.Changes)
+	if len(r.Changes) != 1 || r.Changes[0].To != tenure.StatusSuperseded {
+		t.Errorf("after the link, a newer city claim changes %+v, want the one that held superseded", r.Changes)
+	}
+}
+
+// testEntityMergeReconcile: a merge re-reconciles the claims already
+// stored about the merged entities' attributes, exactly as if they had
+// been written about one entity (valid time, authority, a tie
+// quarantined with a request, an agreeing value left alone, another
+// scope untouched), with new versions only; undoing the merge restores
+// each claim it changed, and closes the request it filed.
+func testEntityMergeReconcile(t *testing.T, f EntityFactory) {
+	e := newEntEnv(t, f)
+	city1 := e.put(entAlice, entFact("k.city1", "Makesh lives in Pune", "person:makesh", "city", day(1))).Object
+	phone1 := e.put(entAlice, entFact("k.phone1", "Makesh's phone is 555-0100", "person:makesh", "phone", day(1))).Object
+	drink1 := e.put(entAlice, entFact("k.drink1", "Makesh drinks tea", "person:makesh", "drink", day(1))).Object
+	team1 := e.put(entAlice, entFact("k.team1", "Makesh is on the core team", "person:makesh", "team", day(1))).Object
+	inP1 := entFact("k.desk1", "Makesh sits on floor 2", "person:makesh", "desk", day(1))
+	inP1.ProjectID = "p1"
+	desk1 := e.put(entAlice, inP1).Object
+	// "Mukesh" only resembles "Makesh": a pending entity of its own, so
+	// these claims compete with none of the above when written.
+	city2 := e.put(entAlice, entFact("k.city2", "Mukesh lives in Mumbai", "person:mukesh", "city", day(2))).Object
+	inferred := entFact("k.phone2", "Mukesh's phone is 555-0199", "person:mukesh", "phone", day(2))
+	inferred.AuthorityLevel = tenure.Ptr(tenure.LevelInferred)
+	phone2 := e.put(entAlice, inferred).Object
+	drink2 := e.put(entAlice, entFact("k.drink2", "Mukesh drinks coffee", "person:mukesh", "drink", day(1))).Object
+	team2 := e.put(entAlice, tenure.Object{Key: "k.team2", Content: "Makesh is on the core team", CanonicalEntityIDs: []string{"person:mukesh"},
+		Attribute: "team", ValidFrom: day(2), Value: team1.Value}).Object
+	desk2 := e.put(entAlice, entFact("k.desk2", "Mukesh sits on floor 5", "person:mukesh", "desk", day(2))).Object
+	// Claims alice's own key cannot read (a higher classification) are
+	// reconciled too, and never named to her.
+	high := entAlice
+	high.Clearance = tenure.HighlyRestricted
+	secret := func(key, content, ent string, d float64) tenure.Object {
+		o := entFact(key, content, ent, "salary", day(d))
+		o.SecurityClassification = tenure.HighlyRestricted
+		return e.put(high, o).Object
+	}
+	salary1 := secret("k.salary1", "Makesh earns 10", "person:makesh", 1)
+	secret("k.salary2", "Mukesh earns 20", "person:mukesh", 2)
+	all := []tenure.Object{city1, phone1, drink1, team1, desk1, city2, phone2, drink2, team2, desk2}
+	status := func() map[string]tenure.Status {
+		t.Helper()
+		m := map[string]tenure.Status{}
+		for _, o := range all {
+			got, err := e.s.Get(e.ctx, entAlice, o.ObjectID, tenure.Read{Scope: tenure.Scope{ProjectID: o.ProjectID}})
+			if err != nil {
+				t.Fatalf("get %s: %v", o.Key, err)
+			}
+			m[o.Key] = got.Status
+		}
+		return m
+	}
+	before := status()
+	for k, s := range before {
+		if s != tenure.StatusActive {
+			t.Fatalf("before the merge %s is %s: the two names already competed", k, s)
+		}
+	}
+	e.clock.Advance(time.Minute)
+	ch, err := e.s.MergeEntities(e.ctx, entAlice, entity.MergeRequest{From: "person:mukesh", Into: "person:makesh", Reason: "one person"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Op.Reconciled) != 0 {
+		t.Errorf("the merge's answer carries its reconciliation record %+v", ch.Op.Reconciled)
+	}
+	after := status()
+	want := map[string]tenure.Status{
+		"k.city1": tenure.StatusSuperseded, "k.city2": tenure.StatusActive, // the later valid time
+		"k.phone1": tenure.StatusActive, "k.phone2": tenure.StatusOverridden, // authority before time
+		"k.drink1": tenure.StatusQuarantined, "k.drink2": tenure.StatusQuarantined, // a tie
+		"k.team1": tenure.StatusActive, "k.team2": tenure.StatusActive, // the same value agrees
+		"k.desk1": tenure.StatusActive, "k.desk2": tenure.StatusActive, // another scope
+	}
+	if !maps.Equal(after, want) {
+		t.Errorf("after the merge: %v\nwant %v", after, want)
+	}
+	if len(ch.Claims) != 4 || slices.ContainsFunc(ch.Claims, func(c tenure.Change) bool { return c.ObjectID == salary1.ObjectID }) {
+		t.Errorf("merge claims = %+v, want the 4 changed that alice's key reads", ch.Claims)
+	}
+	if o, err := e.s.Get(e.ctx, high, salary1.ObjectID, tenure.Read{}); err != nil || o.Status != tenure.StatusSuperseded {
+		t.Errorf("the secret earlier salary after the merge: %s, %v; want superseded", o.Status, err)
+	}
+	// History is kept: the superseded claim has a new version linked to
+	// its successor, and its first version is still there.
+	h, err := e.s.History(e.ctx, entAlice, "k.city1", tenure.Scope{})
+	if err != nil || len(h.Versions) != 2 || h.Versions[0].Status != tenure.StatusActive || h.Versions[1].SupersessionLink != city2.ObjectID {
+		t.Errorf("k.city1 history = %+v, %v", h.Versions, err)
+	}
+	rs, err := e.s.Resolutions(e.ctx, entAlice, true)
+	if err != nil || len(rs) != 1 || !slices.Contains(rs[0].ObjectIDs, drink1.ObjectID) || !slices.Contains(rs[0].ObjectIDs, drink2.ObjectID) {
+		t.Errorf("open resolutions after the merge = %+v, %v", rs, err)
+	}
+	// Undo: every claim is back as it was, with new versions again.
+	e.clock.Advance(time.Minute)
+	u, err := e.s.UndoEntityOp(e.ctx, entAlice, ch.Op.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := status(); !maps.Equal(got, before) {
+		t.Errorf("after undoing the merge: %v\nwant %v", got, before)
+	}
+	if len(u.Claims) != 4 {
+		t.Errorf("undo claims = %+v, want the 4 restored that alice's key reads", u.Claims)
+	}
+	if o, err := e.s.Get(e.ctx, high, salary1.ObjectID, tenure.Read{}); err != nil || o.Status != tenure.StatusActive {
+		t.Errorf("the secret earlier salary after the undo: %s, %v; want active", o.Status, err)
+	}
+	if o, err := e.s.Get(e.ctx, entAlice, city1.ObjectID, tenure.Read{}); err != nil || o.Version != 3 || o.SupersessionLink != "" || o.ValidUntil != nil {
+		t.Errorf("k.city1 after undo = v%d link %q until %v, %v", o.Version, o.SupersessionLink, o.ValidUntil, err)
+	}
+	if rs, err := e.s.Resolutions(e.ctx, entAlice, true); err != nil || len(rs) != 0 {
+		t.Errorf("open resolutions after the undo = %+v, %v", rs, err)
+	}
+	// Merging again reconciles again.
+	e.clock.Advance(time.Minute)
+	again, err := e.s.MergeEntities(e.ctx, entAlice, entity.MergeRequest{From: "person:mukesh", Into: "person:makesh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := status(); !maps.Equal(got, want) {
+		t.Errorf("after merging again: %v\nwant %v", got, want)
+	}
+	// A claim written after the merge supersedes the city that holds;
+	// undoing the merge restores the earlier city, which then competes
+	// with that later claim as if written over it (and loses on valid
+	// time), while the city the later claim displaced stays history.
+	city3 := e.put(entAlice, entFact("k.city3", "Makesh lives in Delhi", "person:makesh", "city", day(3))).Object
+	all = append(all, city3)
+	e.clock.Advance(time.Minute)
+	if _, err := e.s.UndoEntityOp(e.ctx, entAlice, again.Op.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantUndone := maps.Clone(before)
+	wantUndone["k.city1"], wantUndone["k.city2"], wantUndone["k.city3"] = tenure.StatusSuperseded, tenure.StatusSuperseded, tenure.StatusActive
+	if got := status(); !maps.Equal(got, wantUndone) {
+		t.Errorf("after undoing a merge followed by a write: %v\nwant %v", got, wantUndone)
+	}
+	if o, err := e.s.Get(e.ctx, entAlice, city1.ObjectID, tenure.Read{}); err != nil || o.SupersessionLink != city3.ObjectID {
+		t.Errorf("k.city1 after the second undo links %q, want the later claim, %v", o.SupersessionLink, err)
 	}
 }
 

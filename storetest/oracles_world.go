@@ -108,6 +108,13 @@ func (w *oracleWorld) hiddenObject(kind string) tenure.Object {
 		h.PermissionScope.DenyRoles = []string{"staff"}
 	case "user":
 		h.UserID = w.owner.UserID
+		if rng.IntN(2) == 0 {
+			// Two names of one entity of the owner's own registry: a
+			// compilation's query naming one would search for the other
+			// too, but only for principals who read that registry.
+			name := pick(rng, oracleWords)
+			h.CanonicalEntityIDs = []string{"person:Dr. " + name, "person:" + name}
+		}
 	}
 	return h
 }

@@ -52,16 +52,28 @@ func (c *curateCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return tenure.Errorf(tenure.CodeInvalid, "--similarity", "must be between 0 and 1")
 	}
 	return c.withBackend(ctx, compile.Options{}, func(st backend) error {
-		// The local store records the run in the session state of the
-		// user and persona ('tenure sessions state'); a server's API has
-		// no call for it yet.
-		rec, _ := st.(memory.RunRecorder)
-		rep, err := memory.CurateAndRecord(ctx, st, rec, p, memory.CurateOptions{Scope: s, DryRun: c.dryRun, Similarity: c.similarity})
+		// A server runs the curator itself and records the run (POST
+		// /v1/curate); a local store records it in the session state of
+		// the user and persona ('tenure sessions state').
+		opt := memory.CurateOptions{Scope: s, DryRun: c.dryRun, Similarity: c.similarity}
+		var rep memory.CurateReport
+		var err error
+		if rc, ok := st.(remoteCurator); ok {
+			rep, err = rc.Curate(ctx, p, opt)
+		} else {
+			rec, _ := st.(memory.RunRecorder)
+			rep, err = memory.CurateAndRecord(ctx, st, rec, p, opt)
+		}
 		if err != nil {
 			return err
 		}
 		return c.output(sio, rep, func() error { return printCurate(sio.out, rep) })
 	})
+}
+
+// remoteCurator runs and records a curator run elsewhere (*http.Client).
+type remoteCurator interface {
+	Curate(ctx context.Context, p tenure.Principal, opt memory.CurateOptions) (memory.CurateReport, error)
 }
 
 // printCurate prints a summary line, one line per fold and one per

@@ -65,3 +65,37 @@ func TestServeCurateEvery(t *testing.T) {
 		t.Error("curator counters without --curate-every")
 	}
 }
+
+// TestCurateRemote: tenure curate --server runs the curator on the server
+// (POST /v1/curate), which records the run in the session state as the
+// local run does; --dry-run records nothing.
+func TestCurateRemote(t *testing.T) {
+	db := newDB(t)
+	srv := serve(t, db)
+	remote := []string{"--server", srv.url, "--key", srv.key}
+	for _, m := range []string{
+		`{"content":"John works at Acme Corp","memory":{"type":"people","entity_refs":["person:john"],"attribute":"works_at","importance":2}}`,
+		`{"content":"John works at Acme Corporation","memory":{"type":"people","entity_refs":["person:john"],"attribute":"employer"}}`,
+		`{"content":"John likes tea","memory":{"type":"people","entity_refs":["person:john"],"attribute":"likes"}}`,
+	} {
+		mustJSON[tenure.WriteResult](t, m, append([]string{"put"}, remote...)...)
+	}
+	state := func() tenure.SessionState {
+		t.Helper()
+		return mustJSON[tenure.SessionState](t, "", append([]string{"sessions", "state"}, remote...)...)
+	}
+	if dry := mustJSON[memory.CurateReport](t, "", append([]string{"curate", "--dry-run"}, remote...)...); len(dry.Folds) != 1 || !dry.DryRun {
+		t.Errorf("remote dry run: %+v", dry)
+	}
+	if st := state(); st.Curator.LastRunAt != nil {
+		t.Errorf("a remote dry run was recorded: %+v", st.Curator)
+	}
+	rep := mustJSON[memory.CurateReport](t, "", append([]string{"curate"}, remote...)...)
+	if len(rep.Folds) != 1 || rep.Active != 2 {
+		t.Errorf("remote curate: %+v", rep)
+	}
+	st := state()
+	if st.Curator.LastRunAt == nil || st.Curator.LastMemoryCountAtRun != 2 || !st.Curator.LastRunAt.Equal(rep.At) {
+		t.Errorf("remote run not recorded: %+v (run at %v)", st.Curator, rep.At)
+	}
+}

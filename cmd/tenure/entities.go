@@ -260,6 +260,7 @@ func printChange(w io.Writer, ch entity.Change) error {
 		}
 		fmt.Fprintf(&b, "  %s v%d %s: %s\n", e.ID, e.Version, e.Status, strings.Join(e.Aliases, ", "))
 	}
+	writeChanges(&b, ch.Claims)
 	_, err := w.Write(b.Bytes())
 	return err
 }

@@ -75,3 +75,22 @@ func TestEntitiesCLI(t *testing.T) {
 		})
 	}
 }
+
+// TestEntitiesMergeReconciles: entities merge prints the stored claims its
+// re-reconciliation changed, and entities undo those it restored.
+func TestEntitiesMergeReconciles(t *testing.T) {
+	db := newDB(t)
+	put(t, db, `{"key":"makesh.city","content":"city: Pune","canonical_entity_ids":["person:Makesh"],"attribute":"city","valid_from":"2026-03-01T00:00:00Z"}`)
+	put(t, db, `{"key":"mukesh.city","content":"city: Mumbai","canonical_entity_ids":["person:Mukesh"],"attribute":"city","valid_from":"2026-03-02T00:00:00Z"}`)
+	merged := mustJSON[entity.Change](t, "", "entities", "merge", "person:mukesh", "person:makesh", "--db", db, "--json")
+	if len(merged.Claims) != 1 || merged.Claims[0].Key != "makesh.city" || merged.Claims[0].To != tenure.StatusSuperseded {
+		t.Fatalf("merge claims: %+v", merged.Claims)
+	}
+	if out := mustCLI(t, "", "entities", "undo", "--db", db, merged.Op.ID).stdout; !strings.Contains(out, "  makesh.city v3: superseded -> active  [") {
+		t.Errorf("undo printed:\n%s", out)
+	}
+	out := mustCLI(t, "", "entities", "merge", "person:mukesh", "person:makesh", "--db", db).stdout
+	if !strings.Contains(out, "  makesh.city v4: active -> superseded (valid_time)  [") {
+		t.Errorf("merge printed:\n%s", out)
+	}
+}

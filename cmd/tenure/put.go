@@ -110,17 +110,26 @@ func printWrites(w io.Writer, res []tenure.WriteResult) error {
 			fmt.Fprintf(&b, "  (%s)", r.Reason)
 		}
 		b.WriteString("\n")
-		for _, ch := range r.Changes {
-			fmt.Fprintf(&b, "  %s v%d: %s -> %s (%s)", ch.Key, ch.Version, ch.From, ch.To, ch.Reason)
-			if ch.NeedsReview {
-				b.WriteString(", needs review")
-			}
-			fmt.Fprintf(&b, "  [%s]\n", ch.ObjectID)
-		}
+		writeChanges(&b, r.Changes)
 		if r.ResolutionID != "" {
 			fmt.Fprintf(&b, "  resolution request %s opened\n", r.ResolutionID)
 		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// writeChanges prints one line per claim a write (or an entity merge)
+// changed.
+func writeChanges(b *bytes.Buffer, changes []tenure.Change) {
+	for _, ch := range changes {
+		fmt.Fprintf(b, "  %s v%d: %s -> %s", ch.Key, ch.Version, ch.From, ch.To)
+		if ch.Reason != "" {
+			fmt.Fprintf(b, " (%s)", ch.Reason)
+		}
+		if ch.NeedsReview {
+			b.WriteString(", needs review")
+		}
+		fmt.Fprintf(b, "  [%s]\n", ch.ObjectID)
+	}
 }
