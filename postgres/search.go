@@ -22,21 +22,21 @@ import (
 // with k1 = 1.2, b = 0.75, idf(t) = max(ln((N − n(t) + 0.5)/(n(t) + 0.5)),
 // 1e-6), tf the term's occurrences weighted by column (tsvector weight A
 // 1.0, B 0.5 — messages' speaker — and unweighted D 1.0), len the row's
-// lexemes and N, n(t) and avglen counted over the tenant's rows (SQLite
-// counts over every tenant's: statistics here never mix tenants).
+// lexemes and N, n(t) and avglen counted over the tenant's rows: for
+// objects every open one, for messages those the reader may read (the
+// classes of migration 0006, so that messages it may not read never change
+// the scores of those it may). SQLite counts over every tenant's rows:
+// statistics here never mix tenants.
 // PostgreSQL's ts_rank has no idf, and ranking by it retrieved markedly
 // worse.
 
-// terms returns the lexemes of words, one list per word, and the tsquery
-// that matches any of them.
-func terms(ctx context.Context, c querier, words []string) ([]string, string, error) {
-	var lexemes []string
-	err := c.QueryRow(ctx, `SELECT coalesce(array_agg(u.lexeme ORDER BY w.n, u.lexeme), '{}')
-		FROM unnest($1::text[]) WITH ORDINALITY w(word, n) CROSS JOIN LATERAL unnest(to_tsvector('tenure', w.word)) u`,
-		words).Scan(&lexemes)
-	if err != nil || len(lexemes) == 0 {
-		return nil, "", err
-	}
+// lexemesOf is the query that turns the words $1 into lexemes, one list
+// per word, in order (a word repeated counts twice).
+const lexemesOf = `SELECT coalesce(array_agg(u.lexeme ORDER BY w.n, u.lexeme), '{}')
+	FROM unnest($1::text[]) WITH ORDINALITY w(word, n) CROSS JOIN LATERAL unnest(to_tsvector('tenure', w.word)) u`
+
+// anyOf returns the tsquery that matches any of lexemes ("" for none).
+func anyOf(lexemes []string) string {
 	q := make([]string, 0, len(lexemes))
 	seen := map[string]bool{}
 	for _, l := range lexemes {
@@ -45,7 +45,7 @@ func terms(ctx context.Context, c querier, words []string) ([]string, string, er
 			q = append(q, `'`+strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(l)+`'`)
 		}
 	}
-	return lexemes, strings.Join(q, " | "), nil
+	return strings.Join(q, " | ")
 }
 
 // bm25 is the ranking query over table: d holds the tenant's rows that
@@ -115,17 +115,17 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 			return err
 		}
 		if len(f.Words) > 0 && f.Limit > 0 {
-			lexemes, tsq, err := terms(ctx, c, f.Words)
-			if err != nil {
+			// The words' lexemes and the open objects' statistics, in one
+			// round trip.
+			var lexemes []string
+			var docs int64
+			var avg float64
+			if err := c.QueryRow(ctx, `SELECT (`+lexemesOf+`), count(*), coalesce(avg(length(tsv)), 1) FROM objects
+				WHERE tenant_id = $2 AND tx_end IS NULL`, f.Words, tenant).Scan(&lexemes, &docs, &avg); err != nil {
 				return err
 			}
 			if len(lexemes) > 0 {
-				var docs int64
-				var avg float64
-				if err := c.QueryRow(ctx, `SELECT count(*), coalesce(avg(length(tsv)), 1) FROM objects WHERE tenant_id = $1 AND tx_end IS NULL`,
-					tenant).Scan(&docs, &avg); err != nil {
-					return err
-				}
+				tsq := anyOf(lexemes)
 				ranked := bm25(`objects`, `m.tx_end IS NULL`, []string{"seq", "user_id", "project_id", "session_id", "task_id", "sandbox_id", "class_rank"},
 					"o", scope, []string{"seq"})
 				q := `SELECT o.seq, o.body, o.tx_end FROM (` + ranked + ` LIMIT ?) r JOIN objects o ON o.seq = r.seq ORDER BY r.score DESC, o.seq`
@@ -273,19 +273,17 @@ type hit struct {
 // hits returns the f.Limit best full-text matches within the scope, best
 // first.
 func (b *backend) hits(ctx context.Context, c querier, tenant string, f engine.MessageCandidateFilter, scope func(string) string, args []any) ([]hit, error) {
-	lexemes, tsq, err := terms(ctx, c, f.Words)
-	if err != nil || len(lexemes) == 0 {
-		return nil, err
-	}
-	// The statistics of the messages the reader may read (see migration
-	// 0006).
+	// The words' lexemes and the statistics of the messages the reader may
+	// read (see migration 0006), in one round trip.
+	var lexemes []string
 	var docs, lex int64
-	err = c.QueryRow(ctx, `SELECT coalesce(sum(docs), 0), coalesce(sum(lexemes), 0) FROM fts_stats
-		WHERE tenant_id = $1 AND user_id IN ('', $2) AND persona_id IN ('', $3) AND project_id IN ('', $4)`,
-		tenant, f.UserID, f.PersonaID, f.ProjectID).Scan(&docs, &lex)
-	if err != nil || docs == 0 {
+	err := c.QueryRow(ctx, `SELECT (`+lexemesOf+`), coalesce(sum(docs), 0), coalesce(sum(lexemes), 0) FROM fts_stats
+		WHERE tenant_id = $2 AND user_id IN ('', $3) AND persona_id IN ('', $4) AND project_id IN ('', $5)`,
+		f.Words, tenant, f.UserID, f.PersonaID, f.ProjectID).Scan(&lexemes, &docs, &lex)
+	if err != nil || docs == 0 || len(lexemes) == 0 {
 		return nil, err
 	}
+	tsq := anyOf(lexemes)
 	avg := max(float64(lex)/float64(docs), 1)
 	q, qargs := messageRanking(lexemes, tsq, tenant, float64(docs), avg, scope("m"), args, f.Limit, f.Threads,
 		viewClass{f.UserID, f.PersonaID, f.ProjectID})
