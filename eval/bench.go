@@ -108,9 +108,9 @@ type IngestResult struct {
 
 // CompileResult compares compile latency with a bare full-text top-10
 // query (SQLite: FTS5 bm25() over the whole store; PostgreSQL: ts_rank()
-// over the compile's thread) at one store size, over interleaved rounds: the percentiles of every
-// query, and the spread over rounds of each round's percentiles and
-// ratios.
+// over the compile's thread) at one store size, over interleaved rounds:
+// the percentiles of every query, and the spread over rounds of each
+// round's percentiles and ratios.
 type CompileResult struct {
 	Messages int `json:"messages"`
 	Tenants  int `json:"tenants"`
@@ -133,7 +133,8 @@ type CompileResult struct {
 }
 
 // RunBench measures ingestion and compile latency against bare SQLite,
-// or bare PostgreSQL with opt.Scratch (and opt.Open).
+// or against bare PostgreSQL with opt.Scratch (opt.Open then opens the
+// stores under test on PostgreSQL).
 func RunBench(ctx context.Context, opt BenchOptions) (*BenchReport, error) {
 	if len(opt.Sizes) == 0 && len(opt.Giant) == 0 {
 		opt.Sizes = []int{10_000, 100_000}
@@ -150,6 +151,9 @@ func RunBench(ctx context.Context, opt BenchOptions) (*BenchReport, error) {
 	}
 	rep := &BenchReport{Budget: opt.Budget, Queries: opt.Queries, Rounds: opt.Rounds, Bare: "process", Database: "sqlite"}
 	if opt.Scratch != nil {
+		if opt.Open == nil {
+			return nil, tenure.Errorf(tenure.CodeInvalid, "open", "a bare side on PostgreSQL needs the stores under test there too")
+		}
 		rep.Database = "postgres"
 	}
 	if opt.Bare == nil {

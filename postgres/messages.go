@@ -176,7 +176,8 @@ func (t *writeTx) SetWatermark(ctx context.Context, tenant string, w tenure.Wate
 const insertRows = 1000
 
 // insertMessages inserts rows given as one array per column, in one
-// statement whatever their number, and returns each row's sequence
+// statement whatever their number (parsed and planned once, where a
+// VALUES list of 17 parameters a row is not), and returns each row's
 // view class and lexemes.
 const insertMessages = `INSERT INTO messages (tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content,
 		attachments, dates, created_at, tokens, search_text, search_dates, persona_id)
@@ -288,7 +289,6 @@ type appender struct {
 	gap     time.Duration
 	threads map[string]int64
 	views   map[threadView]*viewState
-	args    []any
 	rows    messageRows
 	// stats are the inserted messages' BM25 statistics, by view class.
 	stats map[viewClass]*classStats
