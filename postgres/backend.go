@@ -524,8 +524,81 @@ type writeTx struct {
 	// workflows remembers the tenants of workflows by key.
 	workflows map[int64]string
 	done      bool
-	// inserted counts the messages the transaction appended.
+	// inserted counts the messages the transaction appended; stats, per
+	// tenant, their BM25 statistics (written as the transaction commits,
+	// once however many appends it made).
 	inserted int64
+	stats    map[string]map[viewClass]*classStats
+}
+
+// viewClass is the (user, persona, project) a message belongs to, each
+// ” when shared: a reader reads the classes of its own or ”.
+type viewClass struct{ user, persona, project string }
+
+// classStats are BM25 statistics of messages: how many, their lexemes
+// and how many hold each lexeme.
+type classStats struct {
+	docs, lexemes int64
+	terms         map[string]int64
+}
+
+// addStats adds the statistics of messages appended to tenant.
+func (t *writeTx) addStats(tenant string, stats map[viewClass]*classStats) {
+	if t.stats == nil {
+		t.stats = map[string]map[viewClass]*classStats{}
+	}
+	if t.stats[tenant] == nil {
+		t.stats[tenant] = map[viewClass]*classStats{}
+	}
+	for k, s := range stats {
+		t.inserted += s.docs
+		into := t.stats[tenant][k]
+		if into == nil {
+			t.stats[tenant][k] = s
+			continue
+		}
+		into.docs += s.docs
+		into.lexemes += s.lexemes
+		for l, n := range s.terms {
+			into.terms[l] += n
+		}
+	}
+}
+
+// writeStats adds the transaction's statistics to fts_stats and
+// fts_terms, in key order, so that concurrent appends would lock the rows
+// in the same order.
+func (t *writeTx) writeStats(ctx context.Context) error {
+	for tenant, classes := range t.stats {
+		if err := t.as(ctx, tenant); err != nil {
+			return err
+		}
+		var users, personas, projects, lexemes []string
+		var docs, lexCounts, termDocs []int64
+		var tUsers, tPersonas, tProjects []string
+		for k, s := range classes {
+			users, personas, projects = append(users, k.user), append(personas, k.persona), append(projects, k.project)
+			docs, lexCounts = append(docs, s.docs), append(lexCounts, s.lexemes)
+			for l, n := range s.terms {
+				lexemes, termDocs = append(lexemes, l), append(termDocs, n)
+				tUsers, tPersonas, tProjects = append(tUsers, k.user), append(tPersonas, k.persona), append(tProjects, k.project)
+			}
+		}
+		if _, err := t.c.Exec(ctx, `INSERT INTO fts_stats (tenant_id, user_id, persona_id, project_id, docs, lexemes)
+			SELECT $1, u, pe, pr, d, l FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[]) x(u, pe, pr, d, l) ORDER BY u, pe, pr
+			ON CONFLICT (tenant_id, user_id, persona_id, project_id) DO UPDATE SET docs = fts_stats.docs + excluded.docs,
+				lexemes = fts_stats.lexemes + excluded.lexemes`, tenant, users, personas, projects, docs, lexCounts); err != nil {
+			return fmt.Errorf("count messages: %w", err)
+		}
+		if _, err := t.c.Exec(ctx, `INSERT INTO fts_terms (tenant_id, lexeme, user_id, persona_id, project_id, docs)
+			SELECT $1, l, u, pe, pr, n FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) x(l, u, pe, pr, n)
+			ORDER BY l, u, pe, pr
+			ON CONFLICT (tenant_id, lexeme, user_id, persona_id, project_id) DO UPDATE SET docs = fts_terms.docs + excluded.docs`,
+			tenant, lexemes, tUsers, tPersonas, tProjects, termDocs); err != nil {
+			return fmt.Errorf("count terms: %w", err)
+		}
+	}
+	return nil
 }
 
 // as names the transaction's tenant, unless it is named already.
@@ -556,6 +629,9 @@ func (t *writeTx) end(sql string) error {
 func (t *writeTx) Commit() error {
 	if t.done || t.inserted == 0 {
 		return t.end("COMMIT")
+	}
+	if err := t.writeStats(context.Background()); err != nil {
+		return errors.Join((*Store)(t.b).fail(err), t.Rollback())
 	}
 	t.done = true
 	defer t.c.Release()

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -66,12 +65,14 @@ func unscored(scored []tenure.ScoredMessage) []tenure.Message {
 	return out
 }
 
-func nullJSON(v any, empty bool) (any, error) {
+// nullJSON encodes v, or nothing (NULL) when empty.
+func nullJSON(v any, empty bool) (*string, error) {
 	if empty {
 		return nil, nil
 	}
 	b, err := json.Marshal(v)
-	return string(b), err
+	s := string(b)
+	return &s, err
 }
 
 func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageList) (out []tenure.Message, err error) {
@@ -171,35 +172,35 @@ func (t *writeTx) SetWatermark(ctx context.Context, tenant string, w tenure.Wate
 	return err
 }
 
-// insertRows is how many messages one INSERT statement writes.
-const insertRows = 100
+// insertRows is how many messages one INSERT statement writes at most.
+const insertRows = 1000
 
-const (
-	insertCols = `tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content,
-		attachments, dates, created_at, tokens, search_text, search_dates, persona_id`
-	nInsertCols = 17
-)
+// insertMessages inserts rows given as one array per column, in one
+// statement whatever their number (parsed and planned once, where a
+// VALUES list of 17 parameters a row is not), and returns each row's
+// view class and lexemes.
+const insertMessages = `INSERT INTO messages (tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content,
+		attachments, dates, created_at, tokens, search_text, search_dates, persona_id)
+	SELECT $1, r.* FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+		$10::text[], $11::text[], $12::text[], $13::bigint[], $14::int[], $15::text[], $16::text[], $17::text[]) r
+	RETURNING user_id, persona_id, project_id, tsvector_to_array(tsv)`
 
-func insertSQL(rows int) string {
-	var b strings.Builder
-	b.WriteString(`INSERT INTO messages (` + insertCols + `) VALUES `)
-	n := 0
-	for r := range rows {
-		if r > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteByte('(')
-		for c := range nInsertCols {
-			if c > 0 {
-				b.WriteString(", ")
-			}
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-		}
-		b.WriteByte(')')
-	}
-	b.WriteString(` RETURNING length(tsv)`)
-	return b.String()
+// messageRows are rows to insert, a slice per column.
+type messageRows struct {
+	thread, id, session, user, project, role, speaker, content []string
+	attach, dates, text, search                                []*string
+	pos, created                                               []int64
+	tokens                                                     []int32
+	persona                                                    []string
+}
+
+func (r *messageRows) len() int { return len(r.id) }
+
+func (r *messageRows) reset() { *r = messageRows{} }
+
+func (r *messageRows) args(tenant string) []any {
+	return []any{tenant, r.thread, r.id, r.pos, r.session, r.user, r.project, r.role, r.speaker, r.content,
+		r.attach, r.dates, r.created, r.tokens, r.text, r.search, r.persona}
 }
 
 // msgKey names a message within a tenant: a thread, the namespace of its
@@ -238,7 +239,7 @@ func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engi
 func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration,
 	lookup bool) ([]bool, []tenure.Message, error) {
 	a := &appender{t: t, tenant: tenant, gap: gap, threads: map[string]int64{}, views: map[threadView]*viewState{},
-		args: make([]any, 0, insertRows*nInsertCols)}
+		stats: map[viewClass]*classStats{}}
 	var taken map[msgKey]bool
 	if lookup {
 		var err error
@@ -269,14 +270,7 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 	if err := a.flush(ctx); err != nil {
 		return nil, nil, err
 	}
-	t.inserted += a.docs
-	if a.docs > 0 {
-		if _, err := t.c.Exec(ctx, `INSERT INTO fts_stats (tenant_id, docs, lexemes) VALUES ($1, $2, $3)
-			ON CONFLICT (tenant_id) DO UPDATE SET docs = fts_stats.docs + excluded.docs, lexemes = fts_stats.lexemes + excluded.lexemes`,
-			tenant, a.docs, a.lexemes); err != nil {
-			return nil, nil, err
-		}
-	}
+	t.addStats(tenant, a.stats)
 	for _, i := range again {
 		m := msgs[i].Message
 		var err error
@@ -295,9 +289,9 @@ type appender struct {
 	gap     time.Duration
 	threads map[string]int64
 	views   map[threadView]*viewState
-	args    []any
-	// docs and lexemes total what was inserted, for fts_stats.
-	docs, lexemes int64
+	rows    messageRows
+	// stats are the inserted messages' BM25 statistics, by view class.
+	stats map[viewClass]*classStats
 }
 
 type threadView struct{ thread, user, persona string }
@@ -339,17 +333,21 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if err != nil {
 		return err
 	}
-	var text, search any
+	var text, search *string
 	if len(m.Attachments) > 0 {
 		if s := m.Text(); s != m.Content {
-			text = s
+			text = &s
 		}
 	}
 	if nm.Search != "" {
-		search = nm.Search
+		search = &nm.Search
 	}
-	a.args = append(a.args, a.tenant, m.ThreadID, m.ID, pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
-		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search, m.PersonaID)
+	r := &a.rows
+	r.thread, r.id, r.pos, r.session = append(r.thread, m.ThreadID), append(r.id, m.ID), append(r.pos, pos+1), append(r.session, session)
+	r.user, r.project, r.role, r.speaker = append(r.user, m.UserID), append(r.project, m.ProjectID), append(r.role, m.Role), append(r.speaker, m.Speaker)
+	r.content, r.attach, r.dates = append(r.content, m.Content), append(r.attach, attach), append(r.dates, dates)
+	r.created, r.tokens, r.text, r.search = append(r.created, nanos(m.CreatedAt)), append(r.tokens, int32(m.Tokens)), append(r.text, text), append(r.search, search)
+	r.persona = append(r.persona, m.PersonaID)
 	a.threads[m.ThreadID] = pos + 1
 	for k, w := range a.views {
 		if k.thread == m.ThreadID && (m.UserID == "" || k.user == m.UserID) && (m.PersonaID == "" || k.persona == m.PersonaID) {
@@ -359,7 +357,7 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 			}
 		}
 	}
-	if len(a.args) == cap(a.args) {
+	if r.len() >= insertRows {
 		return a.flush(ctx)
 	}
 	return nil
@@ -368,25 +366,34 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 // flush inserts the queued rows; it returns errTaken if one of their ids
 // is.
 func (a *appender) flush(ctx context.Context) error {
-	if len(a.args) == 0 {
+	if a.rows.len() == 0 {
 		return nil
 	}
-	rows, err := a.t.c.Query(ctx, insertSQL(len(a.args)/nInsertCols), a.args...)
+	rows, err := a.t.c.Query(ctx, insertMessages, a.rows.args(a.tenant)...)
 	if err == nil {
+		var k viewClass
+		var lexemes []string
 		for rows.Next() {
-			var n int64
-			if err = rows.Scan(&n); err != nil {
+			if err = rows.Scan(&k.user, &k.persona, &k.project, &lexemes); err != nil {
 				break
 			}
-			a.docs++
-			a.lexemes += n
+			st := a.stats[k]
+			if st == nil {
+				st = &classStats{terms: map[string]int64{}}
+				a.stats[k] = st
+			}
+			st.docs++
+			st.lexemes += int64(len(lexemes))
+			for _, l := range lexemes {
+				st.terms[l]++
+			}
 		}
 		rows.Close()
 		if err == nil {
 			err = rows.Err()
 		}
 	}
-	a.args = a.args[:0]
+	a.rows.reset()
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" {
 		return errTaken

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
 )
@@ -24,21 +22,21 @@ import (
 // with k1 = 1.2, b = 0.75, idf(t) = max(ln((N − n(t) + 0.5)/(n(t) + 0.5)),
 // 1e-6), tf the term's occurrences weighted by column (tsvector weight A
 // 1.0, B 0.5 — messages' speaker — and unweighted D 1.0), len the row's
-// lexemes and N, n(t) and avglen counted over the tenant's rows (SQLite
-// counts over every tenant's: statistics here never mix tenants).
+// lexemes and N, n(t) and avglen counted over the tenant's rows: for
+// objects every open one, for messages those the reader may read (the
+// classes of migration 0006, so that messages it may not read never change
+// the scores of those it may). SQLite counts over every tenant's rows:
+// statistics here never mix tenants.
 // PostgreSQL's ts_rank has no idf, and ranking by it retrieved markedly
 // worse.
 
-// terms returns the lexemes of words, one list per word, and the tsquery
-// that matches any of them.
-func terms(ctx context.Context, c querier, words []string) ([]string, string, error) {
-	var lexemes []string
-	err := c.QueryRow(ctx, `SELECT coalesce(array_agg(u.lexeme ORDER BY w.n, u.lexeme), '{}')
-		FROM unnest($1::text[]) WITH ORDINALITY w(word, n) CROSS JOIN LATERAL unnest(to_tsvector('tenure', w.word)) u`,
-		words).Scan(&lexemes)
-	if err != nil || len(lexemes) == 0 {
-		return nil, "", err
-	}
+// lexemesOf is the query that turns the words $1 into lexemes, one list
+// per word, in order (a word repeated counts twice).
+const lexemesOf = `SELECT coalesce(array_agg(u.lexeme ORDER BY w.n, u.lexeme), '{}')
+	FROM unnest($1::text[]) WITH ORDINALITY w(word, n) CROSS JOIN LATERAL unnest(to_tsvector('tenure', w.word)) u`
+
+// anyOf returns the tsquery that matches any of lexemes ("" for none).
+func anyOf(lexemes []string) string {
 	q := make([]string, 0, len(lexemes))
 	seen := map[string]bool{}
 	for _, l := range lexemes {
@@ -47,7 +45,7 @@ func terms(ctx context.Context, c querier, words []string) ([]string, string, er
 			q = append(q, `'`+strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(l)+`'`)
 		}
 	}
-	return lexemes, strings.Join(q, " | "), nil
+	return strings.Join(q, " | ")
 }
 
 // bm25 is the ranking query over table: d holds the tenant's rows that
@@ -117,17 +115,17 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 			return err
 		}
 		if len(f.Words) > 0 && f.Limit > 0 {
-			lexemes, tsq, err := terms(ctx, c, f.Words)
-			if err != nil {
+			// The words' lexemes and the open objects' statistics, in one
+			// round trip.
+			var lexemes []string
+			var docs int64
+			var avg float64
+			if err := c.QueryRow(ctx, `SELECT (`+lexemesOf+`), count(*), coalesce(avg(length(tsv)), 1) FROM objects
+				WHERE tenant_id = $2 AND tx_end IS NULL`, f.Words, tenant).Scan(&lexemes, &docs, &avg); err != nil {
 				return err
 			}
 			if len(lexemes) > 0 {
-				var docs int64
-				var avg float64
-				if err := c.QueryRow(ctx, `SELECT count(*), coalesce(avg(length(tsv)), 1) FROM objects WHERE tenant_id = $1 AND tx_end IS NULL`,
-					tenant).Scan(&docs, &avg); err != nil {
-					return err
-				}
+				tsq := anyOf(lexemes)
 				ranked := bm25(`objects`, `m.tx_end IS NULL`, []string{"seq", "user_id", "project_id", "session_id", "task_id", "sandbox_id", "class_rank"},
 					"o", scope, []string{"seq"})
 				q := `SELECT o.seq, o.body, o.tx_end FROM (` + ranked + ` LIMIT ?) r JOIN objects o ON o.seq = r.seq ORDER BY r.score DESC, o.seq`
@@ -275,20 +273,20 @@ type hit struct {
 // hits returns the f.Limit best full-text matches within the scope, best
 // first.
 func (b *backend) hits(ctx context.Context, c querier, tenant string, f engine.MessageCandidateFilter, scope func(string) string, args []any) ([]hit, error) {
-	lexemes, tsq, err := terms(ctx, c, f.Words)
-	if err != nil || len(lexemes) == 0 {
-		return nil, err
-	}
+	// The words' lexemes and the statistics of the messages the reader may
+	// read (see migration 0006), in one round trip.
+	var lexemes []string
 	var docs, lex int64
-	err = c.QueryRow(ctx, `SELECT docs, lexemes FROM fts_stats WHERE tenant_id = $1`, tenant).Scan(&docs, &lex)
-	if err == pgx.ErrNoRows {
-		return nil, nil
-	}
-	if err != nil {
+	err := c.QueryRow(ctx, `SELECT (`+lexemesOf+`), coalesce(sum(docs), 0), coalesce(sum(lexemes), 0) FROM fts_stats
+		WHERE tenant_id = $2 AND user_id IN ('', $3) AND persona_id IN ('', $4) AND project_id IN ('', $5)`,
+		f.Words, tenant, f.UserID, f.PersonaID, f.ProjectID).Scan(&lexemes, &docs, &lex)
+	if err != nil || docs == 0 || len(lexemes) == 0 {
 		return nil, err
 	}
-	avg := max(float64(lex)/float64(max(docs, 1)), 1)
-	q, qargs := messageRanking(lexemes, tsq, tenant, float64(docs), avg, scope("m"), args, f.Limit)
+	tsq := anyOf(lexemes)
+	avg := max(float64(lex)/float64(docs), 1)
+	q, qargs := messageRanking(lexemes, tsq, tenant, float64(docs), avg, scope("m"), args, f.Limit, f.Threads,
+		viewClass{f.UserID, f.PersonaID, f.ProjectID})
 	rows, err := c.Query(ctx, q, qargs...)
 	if err != nil {
 		return nil, err
@@ -306,16 +304,19 @@ func (b *backend) hits(ctx context.Context, c querier, tenant string, f engine.M
 }
 
 // messageRanking is the query that ranks messages by BM25 in two passes.
-// The first scores every matching message of the tenant (within the
-// scope) with each term's presence, by weight, in place of its frequency
-// — a few tsquery tests per row, in C — and keeps the best candidates
-// (shortlist, a multiple of the limit); the second scores those exactly,
-// counting occurrences. A term's frequency is at least its presence, so
-// the first pass's score is a lower bound of the exact one and the
-// shortlist holds the exact top in all but contrived cases (a message
-// that repeats a term many times and matches little else). Document
-// frequencies are counted exactly, once, in the first pass.
-func messageRanking(lexemes []string, tsq, tenant string, docs, avg float64, scope string, scopeArgs []any, limit int) (string, []any) {
+// The first scores every matching message within the scope with each
+// term's presence, by weight, in place of its frequency — a few tsquery
+// tests per row, in C — and keeps the best candidates (shortlist, a
+// multiple of the limit); the second scores those exactly, counting
+// occurrences. A term's frequency is at least its presence, so the first
+// pass's score is a lower bound of the exact one and the shortlist holds
+// the exact top in all but contrived cases (a message that repeats a
+// term many times and matches little else). Document frequencies are
+// those of the messages the reader may read (view), read from fts_terms;
+// so a search restricted to threads (threads not nil) reads only their
+// messages, however many the tenant holds.
+func messageRanking(lexemes []string, tsq, tenant string, docs, avg float64, scope string, scopeArgs []any, limit int,
+	threads []string, view viewClass) (string, []any) {
 	args := []any{tsq, tenant, docs, avg, lexemes}
 	arg := func(v any) string {
 		args = append(args, v)
@@ -329,11 +330,16 @@ func messageRanking(lexemes []string, tsq, tenant string, docs, avg float64, sco
 		// Messages hold weights A and B only: present means either.
 		flags = append(flags, fmt.Sprintf(`m.tsv @@ %s::tsquery AS a%d, m.tsv @@ %s::tsquery AS b%d`,
 			arg(quoted(l, ":A")), i, arg(quoted(l, ":B")), i))
-		counts = append(counts, fmt.Sprintf(`count(*) FILTER (WHERE a%d OR b%d)::float8 AS n%d`, i, i, i))
+		counts = append(counts, fmt.Sprintf(`coalesce(sum(docs) FILTER (WHERE lexeme = ($5::text[])[%d]), 0)::float8 AS n%d`, i+1, i))
 		idfs = append(idfs, fmt.Sprintf(`greatest(ln(($3 - n%d + 0.5::float8) / (n%d + 0.5::float8)), 1e-6::float8) AS i%d`, i, i, i))
 		tf := fmt.Sprintf(`(CASE WHEN m.a%d THEN 1::float8 ELSE 0::float8 END + CASE WHEN m.b%d THEN 0.5::float8 ELSE 0::float8 END)`, i, i)
 		approx = append(approx, fmt.Sprintf(`idf.i%d * %s * 2.2::float8 / (%s + m.norm)`, i, tf, tf))
 		idfList = append(idfList, fmt.Sprintf("idf.i%d", i))
+	}
+	classes := `user_id IN ('', ` + arg(view.user) + `) AND persona_id IN ('', ` + arg(view.persona) + `) AND project_id IN ('', ` + arg(view.project) + `)`
+	in := ""
+	if threads != nil {
+		in = ` AND m.thread_id = ANY(` + arg(threads) + `::text[])`
 	}
 	// The scope's placeholders follow.
 	var b strings.Builder
@@ -351,8 +357,9 @@ func messageRanking(lexemes []string, tsq, tenant string, docs, avg float64, sco
 	// arithmetic was most of the first pass).
 	return `WITH d AS MATERIALIZED (SELECT m.seq, m.thread_id, m.pos, m.tenant_id, m.user_id, m.persona_id, m.project_id, m.created_at,
 			1.2::float8 * (0.25::float8 + 0.75::float8 * length(m.tsv) / $4::float8) AS norm, ` + strings.Join(flags, ", ") + `
-		FROM messages m WHERE m.tsv @@ $1::tsquery AND m.tenant_id = $2),
-	idf AS (SELECT ` + strings.Join(idfs, ", ") + ` FROM (SELECT ` + strings.Join(counts, ", ") + ` FROM d) c),
+		FROM messages m WHERE m.tsv @@ $1::tsquery AND m.tenant_id = $2` + in + `),
+	idf AS (SELECT ` + strings.Join(idfs, ", ") + ` FROM (SELECT ` + strings.Join(counts, ", ") + `
+		FROM fts_terms WHERE tenant_id = $2 AND lexeme = ANY($5::text[]) AND ` + classes + `) c),
 	approx AS (SELECT m.seq, m.thread_id, m.pos, m.norm, (` + strings.Join(approx, " + ") + `) AS score
 		FROM d m, idf WHERE ` + b.String() + ` ORDER BY score DESC, m.seq LIMIT ` + shortlist + `),
 	w AS (SELECT w.lexeme, w.idf FROM idf CROSS JOIN LATERAL unnest($5::text[], ARRAY[` + strings.Join(idfList, ", ") + `]) w(lexeme, idf))

@@ -152,10 +152,15 @@ func Copy(ctx context.Context, src *sql.DB, dst *pgx.Conn, progress func(table s
 		}
 		out = append(out, r)
 	}
-	// BM25's per-tenant totals follow the messages.
-	if _, err := exec(ctx, dst, `INSERT INTO fts_stats (tenant_id, docs, lexemes)
-		SELECT tenant_id, count(*), coalesce(sum(length(tsv)), 0) FROM messages GROUP BY tenant_id
-		ON CONFLICT (tenant_id) DO UPDATE SET docs = excluded.docs, lexemes = excluded.lexemes`); err != nil {
+	// BM25's statistics follow the messages (see the PostgreSQL store's
+	// migration 0006).
+	if _, err := exec(ctx, dst, `DELETE FROM fts_stats; DELETE FROM fts_terms;
+		INSERT INTO fts_stats (tenant_id, user_id, persona_id, project_id, docs, lexemes)
+		SELECT tenant_id, user_id, persona_id, project_id, count(*), coalesce(sum(length(tsv)), 0) FROM messages
+		GROUP BY tenant_id, user_id, persona_id, project_id;
+		INSERT INTO fts_terms (tenant_id, lexeme, user_id, persona_id, project_id, docs)
+		SELECT m.tenant_id, u.lexeme, m.user_id, m.persona_id, m.project_id, count(*)
+		FROM messages m CROSS JOIN LATERAL unnest(m.tsv) u GROUP BY m.tenant_id, u.lexeme, m.user_id, m.persona_id, m.project_id`); err != nil {
 		return out, fmt.Errorf("copy: fts_stats: %w", err)
 	}
 	return out, nil

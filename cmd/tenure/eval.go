@@ -18,7 +18,7 @@ import (
 var evalSpec = commandSpec{
 	name:    "eval",
 	args:    "locomo|longmemeval|bench",
-	summary: "measure retrieval on LoCoMo or LongMemEval, or speed against bare SQLite",
+	summary: "measure retrieval on LoCoMo or LongMemEval, or speed against bare SQLite or PostgreSQL",
 	detail: `eval locomo ingests each LoCoMo conversation of --data into a fresh store
 and, for every question and budget, compiles a context and scores it:
 evidence recall (the share of the question's evidence turns present
@@ -57,6 +57,14 @@ one tenant, one thread holding every message. Every comparison runs
 of each round's numbers. The bare queries run in a process of their own
 (--bare process; --bare handle: a database handle of their own in this
 process), so that they share no page cache with the store under test.
+
+eval bench --db postgres://… runs the same comparison on PostgreSQL: each
+round and size gets a fresh schema of that database (dropped after), the
+store under test is the PostgreSQL store through the full write path, the
+bare ingestion a COPY of the same rows into a plain table with a tsvector
+and its GIN index, and the bare query a ts_rank() top-10 over the
+messages of the thread the compile is for, on a connection pool of its
+own (in its own process with --bare process).
 
 eval bench --server measures the HTTP server instead: it builds a store of
 --messages messages (laid out as above, a key per tenant), starts 'tenure
@@ -137,8 +145,11 @@ func (c *evalCmd) exec(ctx context.Context, sio stdio, args []string) error {
 		return c.longMemEval(ctx, sio)
 	case "bench":
 		return c.bench(ctx, sio)
-	case "bench-bare": // eval bench's bare side (--bare process)
-		return eval.ServeBare(ctx, c.data, sio.in, sio.out)
+	case "bench-bare": // eval bench's bare side (--bare process): --data a SQLite file, or --db a PostgreSQL URL
+		if c.db != "" {
+			return eval.ServeBare(ctx, eval.BarePostgres, c.db, sio.in, sio.out)
+		}
+		return eval.ServeBare(ctx, eval.BareInProcess, c.data, sio.in, sio.out)
 	}
 	return tenure.Errorf(tenure.CodeInvalid, "", "unknown evaluation %q (want locomo, longmemeval or bench)", args[0])
 }
@@ -288,7 +299,13 @@ func positiveInts(flagName, v string, limit int) ([]int, error) {
 
 func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 	if c.server {
+		if c.db != "" {
+			return tenure.Errorf(tenure.CodeInvalid, "--db", "eval bench --server runs on SQLite only")
+		}
 		return c.load(ctx, sio)
+	}
+	if err := c.checkDB(); err != nil {
+		return err
 	}
 	sizes, err := positiveInts("--sizes", c.sizes, 10_000_000)
 	if err != nil {
@@ -316,8 +333,12 @@ func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 		if err != nil {
 			return err
 		}
+		where := "--data"
+		if c.db != "" {
+			where = "--db"
+		}
 		bare = eval.BareCommand(func(path string) *exec.Cmd {
-			cmd := exec.CommandContext(ctx, self, "eval", "bench-bare", "--data", path)
+			cmd := exec.CommandContext(ctx, self, "eval", "bench-bare", where, path)
 			cmd.Stderr = sio.err
 			return cmd
 		})
@@ -329,11 +350,14 @@ func (c *evalCmd) bench(ctx context.Context, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	if c.db != "" {
-		return tenure.Errorf(tenure.CodeInvalid, "--db", "eval bench runs on SQLite only for now (locomo and longmemeval take --db)")
-	}
 	opt := eval.BenchOptions{Corpus: convs, Sizes: sizes, Giant: giant, Queries: c.queries, Rounds: c.rounds,
 		BareUpTo: max(c.bareUpTo, 1), Bare: bare, TempDir: c.dir}
+	if c.db != "" {
+		opt.Open = evalOpener(c.db)
+		opt.Scratch = func(ctx context.Context, name string) (string, func() error, error) {
+			return postgres.Scratch(ctx, c.db, name)
+		}
+	}
 	if f := progressOut(sio, c.noProgress); f != nil {
 		opt.Progress = func(step string) { fmt.Fprintf(f, "bench: %s…\n", step) }
 	}

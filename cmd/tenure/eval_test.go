@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tenure-dev/tenure/eval"
+	"github.com/tenure-dev/tenure/internal/pgtest"
 )
 
 func TestEvalLoCoMo(t *testing.T) {
@@ -64,6 +65,20 @@ func TestEvalBench(t *testing.T) {
 	}
 }
 
+// eval bench --db runs both sides on PostgreSQL, each store and bare
+// table in a schema of its own, the bare queries in a process of their
+// own.
+func TestEvalBenchPostgres(t *testing.T) {
+	t.Setenv(cliEnv, "1")
+	db := pgtest.Server(t)
+	rep := mustJSON[eval.BenchReport](t, "", "eval", "bench", "--db", db, "--data", "../../eval/testdata/locomo", "--sizes", "40",
+		"--queries", "3", "--rounds", "2", "--dir", t.TempDir())
+	if len(rep.Compile) != 1 || rep.Compile[0].Messages != 40 || rep.Ingest.Ratio.Min <= 0 || rep.Bare != "process" ||
+		rep.Database != "postgres" || rep.Compile[0].BareFTS.P99 <= 0 || rep.Compile[0].RatioP99.Min <= 0 {
+		t.Errorf("report = %+v", rep)
+	}
+}
+
 func TestEvalInvalid(t *testing.T) {
 	for _, c := range []struct {
 		args  []string
@@ -81,6 +96,8 @@ func TestEvalInvalid(t *testing.T) {
 		{[]string{"eval", "bench", "--giant", "x"}, "--giant"},
 		{[]string{"eval", "bench", "--rounds", "0"}, "--rounds"},
 		{[]string{"eval", "bench", "--bare", "thread"}, "--bare"},
+		{[]string{"eval", "bench", "--db", "tenure.db"}, "--db"},
+		{[]string{"eval", "bench", "--server", "--db", "postgres://localhost/x"}, "--db"},
 		{[]string{"eval", "sideways"}, ""},
 		{[]string{"eval"}, ""},
 	} {
