@@ -106,7 +106,10 @@ func bareInsert(ctx context.Context, db *sql.DB, msgs []tenure.Message, withFTS 
 
 // postgresBare makes bare PostgreSQL databases: a scratch schema each,
 // holding one plain table whose tsvector (speaker weighted B, text A, as
-// the store's) is computed as rows are written and indexed with GIN.
+// the store's) is computed as rows are written and indexed with GIN, and
+// a B-tree on the thread, so that the planner can read one thread's rows
+// instead of every match in the store (without it the bare query grows
+// with the store and flatters the comparison).
 type postgresBare func(ctx context.Context, name string) (string, func() error, error)
 
 type postgresBareDB struct {
@@ -118,7 +121,8 @@ type postgresBareDB struct {
 const barePostgresTable = `CREATE TABLE messages (thread_id text NOT NULL, id text NOT NULL, role text NOT NULL, speaker text NOT NULL,
 	content text NOT NULL, created_at bigint NOT NULL,
 	tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('english', speaker), 'B') || setweight(to_tsvector('english', content), 'A')) STORED);
-	CREATE INDEX messages_tsv ON messages USING gin (tsv)`
+	CREATE INDEX messages_tsv ON messages USING gin (tsv);
+	CREATE INDEX messages_thread ON messages (thread_id)`
 
 func (scratch postgresBare) create(ctx context.Context, name string) (bareDB, error) {
 	u, drop, err := scratch(ctx, name)
