@@ -35,14 +35,21 @@ import (
 // visible, ranks exactly as bm25() did.
 //
 // Where the numbers come from: D is FTS5's own count (the docsize shadow
-// table, one varint per column); f is counted by FTS5 too, as the markers
-// highlight() inserts for each phrase's instances (overlapping instances
-// of one phrase, which only a phrase of repeated tokens can have, count
-// once); N and the sum of D are kept per thread by the indexer
+// table, one varint per column); which rows hold a phrase, in the speaker
+// column or the others, FTS5 answers from its lists (rowid queries, no
+// text read); N and the sum of D are kept per thread by the indexer
 // (fts_threads.docs and tokens, migration 0024), and are counted row by
 // row instead when some row in scope may be hidden from the reader (a
 // user, persona or project is set on one of the threads' messages —
-// fts_threads.scoped — or the search is as of a time) or spilled.
+// fts_threads.scoped — or the search is as of a time) or spilled. f is
+// bounded by presence — at least one instance where the phrase is, at
+// most one per token of those columns — and counted exactly only for the
+// rows whose upper bound reaches the k-th best lower bound (the others
+// cannot be among the k best): FTS5 counts them, as the markers
+// highlight() inserts for each instance of the phrase (overlapping
+// instances of one phrase, which only a phrase of repeated tokens can
+// have, count once). Counting every match that way re-tokenizes its text
+// and cost twice bm25()'s per-row work in a giant thread.
 
 // bm25 parameters, as FTS5's bm25() has them, and the column weights
 // (speaker, text, dates) the search has always used.
@@ -65,7 +72,8 @@ type hit struct {
 type row struct {
 	rowid    int64
 	size     int64     // D: its tokens, all columns
-	freq     []float64 // f of each phrase
+	cols     [3]int64  // its tokens by column
+	lo, hi   []float64 // bounds of f of each phrase (equal once exact)
 	resolved bool      // hit's seq, thread and pos are known
 	hit
 }
@@ -95,7 +103,7 @@ func (b *backend) hits(ctx context.Context, db *sql.DB, tenant string, f engine.
 	if err := r.match(ctx); err != nil {
 		return nil, err
 	}
-	if err := r.frequencies(ctx); err != nil {
+	if err := r.presence(ctx); err != nil {
 		return nil, err
 	}
 	return r.best(ctx)
@@ -257,10 +265,22 @@ func (r *ranking) statistics(ctx context.Context) error {
 	return nil
 }
 
+// instances is the select list that counts, in a row of messages_fts
+// that matches, the instances of the query's phrases in each column: the
+// bytes highlight() adds when it marks each with one byte.
+var instances = func() string {
+	cols := []string{"speaker", "text", "dates"}
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = `length(CAST(highlight(messages_fts, ` + strconv.Itoa(i) + `, char(1), '') AS BLOB)) - length(CAST(` + c + ` AS BLOB))`
+	}
+	return strings.Join(out, ", ")
+}()
+
 // match finds the visible rows that match any of the words, with their
-// sizes: those of the ranges whose rows are all visible without reading
-// their messages, the others (and the spilled) through their messages and
-// the scope.
+// sizes by column: those of the ranges whose rows are all visible
+// without reading their messages, the others (and the spilled) through
+// their messages and the scope.
 func (r *ranking) match(ctx context.Context) error {
 	query := ftsQuery(r.f.Words)
 	for _, rg := range r.plan.ranges {
@@ -283,7 +303,7 @@ func (r *ranking) match(ctx context.Context) error {
 			return err
 		}
 		for rows.Next() {
-			m := &row{freq: make([]float64, len(r.f.Words))}
+			m := &row{lo: make([]float64, len(r.f.Words)), hi: make([]float64, len(r.f.Words))}
 			var sz []byte
 			dst := []any{&m.rowid, &sz}
 			if join != "" {
@@ -299,7 +319,8 @@ func (r *ranking) match(ctx context.Context) error {
 					continue
 				}
 			}
-			m.size = docSize(sz)
+			m.cols = columnSizes(sz)
+			m.size = m.cols[0] + m.cols[1] + m.cols[2]
 			r.rows[m.rowid] = m
 			r.order = append(r.order, m)
 		}
@@ -311,51 +332,102 @@ func (r *ranking) match(ctx context.Context) error {
 	return nil
 }
 
-// frequencies counts each phrase's instances in the matching rows, by
-// column, weighted: one query per phrase and range, whose highlight()
-// marks every instance with one byte.
-func (r *ranking) frequencies(ctx context.Context) error {
-	if len(r.rows) == 0 {
-		return nil
-	}
-	const count = `length(CAST(highlight(messages_fts, %d, char(1), '') AS BLOB)) - length(CAST(%s AS BLOB))`
-	cols := make([]string, len(bm25Weights))
-	for i, c := range []string{"speaker", "text", "dates"} {
-		cols[i] = strings.Replace(strings.Replace(count, "%d", strconv.Itoa(i), 1), "%s", c, 1)
-	}
-	stmt := `SELECT rowid, ` + strings.Join(cols, ", ") + ` FROM messages_fts WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ?`
+// presence finds which phrases each matching row holds in its speaker
+// column and in the others — rowid queries, which FTS5 answers from its
+// lists without reading the rows' text — and bounds each phrase's
+// weighted frequency f in the row: at least one instance where it is
+// present, at most one a token of the column.
+func (r *ranking) presence(ctx context.Context) error {
 	for i := range r.f.Words {
 		phrase := ftsQuery(r.f.Words[i : i+1])
-		for _, rg := range r.plan.ranges {
-			rows, err := r.q.QueryContext(ctx, stmt, phrase, rg[0], rg[1])
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var rowid int64
-				var n [3]sql.NullInt64
-				if err := rows.Scan(&rowid, &n[0], &n[1], &n[2]); err != nil {
-					rows.Close()
+		for part, filter := range []string{`speaker : `, `{text dates} : `} {
+			for _, rg := range r.plan.ranges {
+				rows, err := r.q.QueryContext(ctx, `SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ?`,
+					filter+phrase, rg[0], rg[1])
+				if err != nil {
 					return err
 				}
-				m := r.rows[rowid]
-				if m == nil {
-					continue // not visible
+				for rows.Next() {
+					var rowid int64
+					if err := rows.Scan(&rowid); err != nil {
+						rows.Close()
+						return err
+					}
+					m := r.rows[rowid]
+					if m == nil {
+						continue // not visible
+					}
+					if part == 0 {
+						m.lo[i] += bm25Weights[0]
+						m.hi[i] += bm25Weights[0] * float64(m.cols[0])
+					} else {
+						m.lo[i] += 1
+						m.hi[i] += bm25Weights[1]*float64(m.cols[1]) + bm25Weights[2]*float64(m.cols[2])
+					}
 				}
-				for c, w := range bm25Weights {
-					m.freq[i] += w * float64(n[c].Int64)
+				rows.Close()
+				if err := rows.Err(); err != nil {
+					return err
 				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
 			}
 		}
 	}
 	return nil
 }
 
-// best scores the rows and returns the f.Limit best, score then seq.
+// exact counts the weighted frequencies of the rows whose bounds differ,
+// one phrase at a time: highlight() marks each instance, by column.
+func (r *ranking) exact(ctx context.Context, rows []*row) error {
+	for i := range r.f.Words {
+		var ids []int64
+		for _, m := range rows {
+			if m.lo[i] < m.hi[i] {
+				ids = append(ids, m.rowid)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		list, err := json.Marshal(ids)
+		if err != nil {
+			return err
+		}
+		// The unary + keeps the list from FTS5, which would start the
+		// phrase's query again for each row; the range is read once.
+		res, err := r.q.QueryContext(ctx, `SELECT rowid, `+instances+` FROM messages_fts
+			WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (SELECT value FROM json_each(?))`,
+			ftsQuery(r.f.Words[i:i+1]), slices.Min(ids), slices.Max(ids), string(list))
+		if err != nil {
+			return err
+		}
+		for res.Next() {
+			var rowid int64
+			var n [3]int64
+			if err := res.Scan(&rowid, &n[0], &n[1], &n[2]); err != nil {
+				res.Close()
+				return err
+			}
+			if m := r.rows[rowid]; m != nil {
+				f := 0.0
+				for c, w := range bm25Weights {
+					f += w * float64(n[c])
+				}
+				m.lo[i], m.hi[i] = f, f
+			}
+		}
+		res.Close()
+		if err := res.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// best scores the rows and returns the f.Limit best, score then seq. Each
+// row is scored with its bounds first; only the rows whose upper bound
+// reaches the f.Limit-th lower bound can be among the best, and only
+// those are counted exactly (a row left out scores strictly less than
+// f.Limit rows kept, so it is neither among the best nor tied with them).
 func (r *ranking) best(ctx context.Context) ([]hit, error) {
 	if len(r.order) == 0 || r.docs == 0 {
 		return nil, nil
@@ -364,7 +436,7 @@ func (r *ranking) best(ctx context.Context) ([]hit, error) {
 	avgdl := float64(r.tokens) / n
 	idf := make([]float64, len(r.f.Words))
 	for _, m := range r.order {
-		for i, f := range m.freq {
+		for i, f := range m.lo {
 			if f > 0 {
 				idf[i]++
 			}
@@ -376,26 +448,47 @@ func (r *ranking) best(ctx context.Context) ([]hit, error) {
 			idf[i] = 1e-6
 		}
 	}
-	for _, m := range r.order {
+	score := func(m *row, freq []float64) float64 {
 		d := float64(m.size)
-		score := 0.0
-		for i, f := range m.freq {
-			score += idf[i] * ((f * (bm25K1 + 1.0)) / (f + bm25K1*(1-bm25B+bm25B*d/avgdl)))
+		s := 0.0
+		for i, f := range freq {
+			s += idf[i] * ((f * (bm25K1 + 1.0)) / (f + bm25K1*(1-bm25B+bm25B*d/avgdl)))
 		}
-		m.score = score
+		return s
+	}
+	cands := r.order
+	if r.f.Limit < len(r.order) {
+		lows := make([]float64, len(r.order))
+		for j, m := range r.order {
+			lows[j] = score(m, m.lo)
+		}
+		slices.SortFunc(lows, func(a, b float64) int { return cmp.Compare(b, a) })
+		floor := lows[r.f.Limit-1]
+		cands = nil
+		for _, m := range r.order {
+			if score(m, m.hi) >= floor {
+				cands = append(cands, m)
+			}
+		}
+	}
+	if err := r.exact(ctx, cands); err != nil {
+		return nil, err
+	}
+	for _, m := range cands {
+		m.score = score(m, m.lo)
 	}
 	// The rows at or above the f.Limit-th score, ties included, are
 	// resolved to their messages, and ordered by score and seq.
-	slices.SortFunc(r.order, func(a, b *row) int { return cmp.Compare(b.score, a.score) })
-	cut := len(r.order)
+	slices.SortFunc(cands, func(a, b *row) int { return cmp.Compare(b.score, a.score) })
+	cut := len(cands)
 	if r.f.Limit < cut {
-		last := r.order[r.f.Limit-1].score
+		last := cands[r.f.Limit-1].score
 		cut = r.f.Limit
-		for cut < len(r.order) && r.order[cut].score == last {
+		for cut < len(cands) && cands[cut].score == last {
 			cut++
 		}
 	}
-	top := r.order[:cut]
+	top := cands[:cut]
 	if err := r.resolve(ctx, top); err != nil {
 		return nil, err
 	}
@@ -453,6 +546,18 @@ func docSize(sz []byte) int64 {
 		sz = sz[n:]
 	}
 	return total
+}
+
+// columnSizes returns the tokens of a row of messages_fts by column, from
+// its docsize record.
+func columnSizes(sz []byte) [3]int64 {
+	var out [3]int64
+	for c := 0; c < len(out) && len(sz) > 0; c++ {
+		v, n := varint(sz)
+		out[c] = int64(v)
+		sz = sz[n:]
+	}
+	return out
 }
 
 // varint decodes an SQLite varint (big-endian, 7 bits a byte with the

@@ -1,10 +1,14 @@
 package sqlite_test
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,7 +78,7 @@ func TestRankingIsLocalBM25(t *testing.T) {
 	if err := s.IndexMessages(ctx); err != nil {
 		t.Fatal(err)
 	}
-	queries := []string{"garden roses walking", "Bob painted the sunrise yesterday", "café naive", "Rex 2023 falls hiking dog", "zzznothing"}
+	queries := []string{"garden roses walking", "painting painted walked walking rose", "Bob painted the sunrise yesterday", "café naive", "Rex 2023 falls hiking dog", "zzznothing"}
 	want := map[string]map[string]float64{}
 	for _, q := range queries {
 		// bm25() over the whole table, which holds this thread only.
@@ -97,6 +101,22 @@ func TestRankingIsLocalBM25(t *testing.T) {
 			t.Fatalf("%q matches nothing", q)
 		}
 		sameScores(t, q, scores(t, s, ann, "th", q), want[q])
+		// A limit keeps the best, ties in append order, whatever rows
+		// it leaves unscored.
+		for _, limit := range []int{1, 3, 10, 40} {
+			got, err := s.MessageCandidates(ctx, tenure.MessageQuery{Principal: ann, Text: q, Limit: limit, Threads: []string{"th"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			top := bestOf(want[q], limit)
+			hits := map[string]float64{}
+			for _, m := range got {
+				if m.Score > 0 {
+					hits[m.ID] = m.Score
+				}
+			}
+			sameScores(t, fmt.Sprintf("%s, limit %d", q, limit), hits, top)
+		}
 	}
 	// Another tenant, another thread of the tenant, and another user's
 	// messages in the thread (which the reader cannot see: the
@@ -136,4 +156,22 @@ func ftsMatch(text string) string {
 		q = append(q, `"`+w+`"`)
 	}
 	return strings.Join(q, " OR ")
+}
+
+// bestOf returns the limit best of scores, ties in message order (ids
+// th-0, th-1, ...).
+func bestOf(scores map[string]float64, limit int) map[string]float64 {
+	ids := slices.Collect(maps.Keys(scores))
+	num := func(id string) int {
+		n, _ := strconv.Atoi(id[strings.LastIndex(id, "-")+1:])
+		return n
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		return cmp.Or(cmp.Compare(scores[b], scores[a]), cmp.Compare(num(a), num(b)))
+	})
+	out := map[string]float64{}
+	for _, id := range ids[:min(limit, len(ids))] {
+		out[id] = scores[id]
+	}
+	return out
 }
