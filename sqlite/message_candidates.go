@@ -43,16 +43,7 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 		}
 	}
 	if f.Recent > 0 && !holds(out, f.RecentUnlessTokens) {
-		// The latest appended first: seq is the rowid, so this reads the
-		// table's tail. The unary + keeps the planner off the tenant index,
-		// which would sort every message of the tenant to find the last few.
-		recentScope := "+" + scope("m")
-		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE `+recentScope+` ORDER BY m.seq DESC LIMIT ?`,
-			append(args, f.Recent)...)
-		if err != nil {
-			return nil, err
-		}
-		recent, err := scanMessages(rows, tenant, false)
+		recent, err := b.recent(ctx, db, tenant, f, scope, args)
 		if err != nil {
 			return nil, err
 		}
@@ -77,6 +68,40 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 		out[i].Pos -= int64(n)
 	}
 	return out, nil
+}
+
+// recent returns the f.Recent latest messages in scope, latest first. Of
+// a few threads, each thread's are read backwards on the position index
+// (a thread's positions follow its appends, as seq does) and merged: the
+// table's tail would hold every other thread's latest messages too. Else
+// the latest appended first: seq is the rowid, so this reads the table's
+// tail. The unary + keeps the planner off the tenant index, which would
+// sort every message of the tenant to find the last few.
+func (b *backend) recent(ctx context.Context, db *sql.DB, tenant string, f engine.MessageCandidateFilter, scope func(alias string) string,
+	args []any) ([]tenure.ScoredMessage, error) {
+	if f.Threads == nil || len(f.Threads) > maxRanges {
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE +`+scope("m")+` ORDER BY m.seq DESC LIMIT ?`,
+			append(slices.Clip(args), f.Recent)...)
+		if err != nil {
+			return nil, err
+		}
+		return scanMessages(rows, tenant, false)
+	}
+	var out []tenure.ScoredMessage
+	for _, th := range f.Threads {
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ? AND `+scope("m")+`
+			ORDER BY m.pos DESC LIMIT ?`, append(append([]any{tenant, th}, args...), f.Recent)...)
+		if err != nil {
+			return nil, err
+		}
+		msgs, err := scanMessages(rows, tenant, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, msgs...)
+	}
+	slices.SortFunc(out, func(a, b tenure.ScoredMessage) int { return cmp.Compare(b.Seq, a.Seq) })
+	return out[:min(len(out), f.Recent)], nil
 }
 
 // near returns the hits with the f.Neighbors turns before and after each
