@@ -139,6 +139,9 @@ func (s *Store) indexBatch(ctx context.Context) (more bool, err error) {
 		WHERE m.seq > ? AND m.seq <= ? ORDER BY k`, maxPos(), ftsPosBits, from, to); err != nil {
 		return false, err
 	}
+	if err := addThreadTotals(ctx, tx, from, to); err != nil {
+		return false, err
+	}
 	if _, err := tx.ExecContext(ctx, `UPDATE fts_watermark SET seq = ? WHERE name = 'messages'`, to); err != nil {
 		return false, err
 	}
@@ -231,6 +234,55 @@ func numberThreads(ctx context.Context, tx *sql.Tx, from, to int64) error {
 	}
 	for tenant := range spill {
 		if _, err := tx.ExecContext(ctx, `UPDATE fts_tenants SET spill = 1 WHERE tenant_id = ?`, tenant); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addThreadTotals adds the messages after seq from up to seq to, just
+// indexed, to their threads' totals (migration 0024): how many, their
+// tokens as FTS5 counted them, and how many name a user, persona or
+// project. Spilled messages have no thread key and are not counted.
+func addThreadTotals(ctx context.Context, tx *sql.Tx, from, to int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT t.key, d.sz, m.user_id <> '' OR m.persona_id <> '' OR m.project_id <> ''
+		FROM messages m CROSS JOIN fts_threads t ON t.tenant_id = m.tenant_id AND t.thread_id = m.thread_id
+		CROSS JOIN messages_fts_docsize d ON d.id = (t.key << ?) | m.pos
+		WHERE m.seq > ? AND m.seq <= ? AND m.pos <= ?`, ftsPosBits, from, to, maxPos())
+	if err != nil {
+		return err
+	}
+	type totals struct{ docs, tokens, scoped int64 }
+	byKey := map[int64]*totals{}
+	var keys []int64
+	for rows.Next() {
+		var key int64
+		var sz []byte
+		var scoped bool
+		if err := rows.Scan(&key, &sz, &scoped); err != nil {
+			rows.Close()
+			return err
+		}
+		t := byKey[key]
+		if t == nil {
+			t = &totals{}
+			byKey[key] = t
+			keys = append(keys, key)
+		}
+		t.docs++
+		t.tokens += docSize(sz)
+		if scoped {
+			t.scoped++
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, key := range keys {
+		t := byKey[key]
+		if _, err := tx.ExecContext(ctx, `UPDATE fts_threads SET docs = docs + ?, tokens = tokens + ?, scoped = scoped + ? WHERE key = ?`,
+			t.docs, t.tokens, t.scoped, key); err != nil {
 			return err
 		}
 	}

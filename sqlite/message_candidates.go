@@ -5,10 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
-	"math"
 	"slices"
-	"strconv"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/engine"
@@ -46,16 +43,7 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 		}
 	}
 	if f.Recent > 0 && !holds(out, f.RecentUnlessTokens) {
-		// The latest appended first: seq is the rowid, so this reads the
-		// table's tail. The unary + keeps the planner off the tenant index,
-		// which would sort every message of the tenant to find the last few.
-		recentScope := "+" + scope("m")
-		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE `+recentScope+` ORDER BY m.seq DESC LIMIT ?`,
-			append(args, f.Recent)...)
-		if err != nil {
-			return nil, err
-		}
-		recent, err := scanMessages(rows, tenant, false)
+		recent, err := b.recent(ctx, db, tenant, f, scope, args)
 		if err != nil {
 			return nil, err
 		}
@@ -82,147 +70,38 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 	return out, nil
 }
 
-// hit is a full-text match: its message, thread, position and score.
-type hit struct {
-	seq    int64
-	thread string
-	pos    int64
-	score  float64
-}
-
-// hits returns the f.Limit best full-text matches within the scope, best
-// first. The full-text index is partitioned by rowid (see index.go): the
-// search asks FTS5 for the rows of the threads in scope (or of the
-// tenant), one range of rowids each, so that it reads and scores those
-// rows only, and keeps the k best of each range with a bounded sort
-// (ORDER BY … LIMIT k sorts k rows, not every match). The scope filter
-// (user, project, time) runs on those k; when it leaves fewer than f.Limit
-// while the range holds more matches, k grows and that range is searched
-// again, so the result is exactly the top f.Limit in scope. A spilled
-// tenant's (see index.go) negative rowids are searched the same way. The
-// statements are short on purpose: FTS5 has SQLite prepare them again for
-// every search.
-func (b *backend) hits(ctx context.Context, db *sql.DB, tenant string, f engine.MessageCandidateFilter, scope func(alias string) string,
-	args []any) ([]hit, error) {
-	ranges, err := ftsRanges(ctx, db, tenant, f.Threads)
-	if err != nil {
-		return nil, err
-	}
-	match := ftsQuery(f.Words)
-	// bm25 weights: speaker, text, dates. The range's k+1 best are
-	// ranked, and only those strictly better than the last of them are
-	// kept: FTS5 breaks ties in rowid order, and rowids follow the order in
-	// which threads first appeared, which rows the reader cannot see
-	// decide; a tie cut by the LIMIT would let them choose which visible
-	// row is returned. When the k+1 are all the range holds, all are kept.
-	const inRange = `WITH x AS MATERIALIZED (SELECT rowid, bm25(messages_fts, 0.5, 1.0, 1.0) AS r FROM messages_fts
-		 WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY r LIMIT ?),
-		 cut AS (SELECT CASE WHEN count(*) > ? THEN max(r) END AS r FROM x) `
-	partitioned := inRange + `SELECT h.seq, h.thread_id, h.pos, -x.r FROM x CROSS JOIN cut
-		CROSS JOIN fts_threads t ON t.key = x.rowid >> ` + strconv.Itoa(ftsPosBits) + `
-		CROSS JOIN messages h ON h.tenant_id = t.tenant_id AND h.thread_id = t.thread_id AND h.pos = x.rowid & ` + strconv.FormatInt(maxPos(), 10) + `
-		WHERE (cut.r IS NULL OR x.r < cut.r) AND ` + scope("h") + ` ORDER BY x.r, h.seq LIMIT ?`
-	spilled := inRange + `SELECT h.seq, h.thread_id, h.pos, -x.r FROM x CROSS JOIN cut
-		CROSS JOIN messages h ON h.seq = -x.rowid
-		WHERE (cut.r IS NULL OR x.r < cut.r) AND ` + scope("h") + ` ORDER BY x.r, h.seq LIMIT ?`
-	var out []hit
-	for _, rg := range ranges {
-		q := partitioned
-		if rg[1] < 0 {
-			q = spilled
-		}
-		for k := f.Limit; ; k *= 4 {
-			rows, err := db.QueryContext(ctx, q, append(append([]any{match, rg[0], rg[1], k + 1, k}, args...), f.Limit)...)
-			if err != nil {
-				return nil, err
-			}
-			n := len(out)
-			for rows.Next() {
-				var h hit
-				if err := rows.Scan(&h.seq, &h.thread, &h.pos, &h.score); err != nil {
-					rows.Close()
-					return nil, err
-				}
-				out = append(out, h)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return nil, err
-			}
-			if len(out)-n >= f.Limit {
-				break
-			}
-			// Fewer than wanted in scope: were there more matches to rank?
-			var more int
-			if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM messages_fts
-				WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)`, match, rg[0], rg[1], k+1).Scan(&more); err != nil {
-				return nil, err
-			}
-			if more <= k {
-				break
-			}
-			out = out[:n]
-		}
-	}
-	if len(ranges) > 1 {
-		slices.SortFunc(out, func(a, b hit) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.seq, b.seq)) })
-	}
-	return out[:min(len(out), f.Limit)], nil
-}
-
-// maxRanges is how many threads' ranges a search runs before it searches
-// the tenant's instead.
-const maxRanges = 8
-
-// ftsRanges returns the ranges of messages_fts rowids that hold the
-// tenant's messages, or those of threads when it is not nil: one per
-// thread (adjacent ones merged) up to maxRanges, else the tenant's; and
-// the negative rowids when the tenant spilled.
-func ftsRanges(ctx context.Context, db *sql.DB, tenant string, threads []string) ([][2]int64, error) {
-	var n int64
-	var spill bool
-	switch err := db.QueryRowContext(ctx, `SELECT n, spill FROM fts_tenants WHERE tenant_id = ?`, tenant).Scan(&n, &spill); {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil, nil // nothing of the tenant indexed
-	case err != nil:
-		return nil, err
-	}
-	var out [][2]int64
-	if threads != nil && len(threads) <= maxRanges {
-		list, err := json.Marshal(threads)
+// recent returns the f.Recent latest messages in scope, latest first. Of
+// a few threads, each thread's are read backwards on the position index
+// (a thread's positions follow its appends, as seq does) and merged: the
+// table's tail would hold every other thread's latest messages too. Else
+// the latest appended first: seq is the rowid, so this reads the table's
+// tail. The unary + keeps the planner off the tenant index, which would
+// sort every message of the tenant to find the last few.
+func (b *backend) recent(ctx context.Context, db *sql.DB, tenant string, f engine.MessageCandidateFilter, scope func(alias string) string,
+	args []any) ([]tenure.ScoredMessage, error) {
+	if f.Threads == nil || len(f.Threads) > maxRanges {
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE +`+scope("m")+` ORDER BY m.seq DESC LIMIT ?`,
+			append(slices.Clip(args), f.Recent)...)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := db.QueryContext(ctx, `SELECT key FROM fts_threads WHERE tenant_id = ? AND thread_id IN (SELECT value FROM json_each(?))
-			ORDER BY key`, tenant, string(list))
+		return scanMessages(rows, tenant, false)
+	}
+	var out []tenure.ScoredMessage
+	for _, th := range f.Threads {
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ? AND `+scope("m")+`
+			ORDER BY m.pos DESC LIMIT ?`, append(append([]any{tenant, th}, args...), f.Recent)...)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var key int64
-			if err := rows.Scan(&key); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			lo := key << ftsPosBits
-			if len(out) > 0 && out[len(out)-1][1]+1 == lo {
-				out[len(out)-1][1] = lo | maxPos()
-			} else {
-				out = append(out, [2]int64{lo, lo | maxPos()})
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		msgs, err := scanMessages(rows, tenant, false)
+		if err != nil {
 			return nil, err
 		}
-	} else if n < 1<<ftsTenantBits {
-		lo := n << (ftsThreadBits + ftsPosBits)
-		out = append(out, [2]int64{lo, lo | (1<<(ftsThreadBits+ftsPosBits) - 1)})
+		out = append(out, msgs...)
 	}
-	if spill {
-		out = append(out, [2]int64{math.MinInt64, -1})
-	}
-	return out, nil
+	slices.SortFunc(out, func(a, b tenure.ScoredMessage) int { return cmp.Compare(b.Seq, a.Seq) })
+	return out[:min(len(out), f.Recent)], nil
 }
 
 // near returns the hits with the f.Neighbors turns before and after each
