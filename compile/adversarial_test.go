@@ -3,6 +3,7 @@ package compile_test
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -423,6 +424,29 @@ func advPromoted(marks []advMark, canary string) bool {
 	return slices.ContainsFunc(marks, func(m advMark) bool { return m.kind == "rule" && strings.Contains(m.line, canary) })
 }
 
+// adversarialFull runs every payload of the corpus (.ci/run sets it).
+var adversarialFull = flag.Bool("adversarial.full", false, "run every payload of the adversarial corpus")
+
+// advSample returns the payloads a run sends: all of them with
+// -adversarial.full, else every fourth (every eighth with -short). The
+// corpus is ordered by category, so a stride keeps every category; the
+// whole corpus costs ~20 s, most of go test ./compile, and .ci/run sends
+// all of it.
+func advSample(payloads []advPayload) []advPayload {
+	if *adversarialFull {
+		return payloads
+	}
+	stride := 4
+	if testing.Short() {
+		stride = 8
+	}
+	var out []advPayload
+	for i := 0; i < len(payloads); i += stride {
+		out = append(out, payloads[i])
+	}
+	return out
+}
+
 func TestAdversarialCorpus(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("..", "testdata", "adversarial", "payloads.json"))
 	if err != nil {
@@ -432,9 +456,7 @@ func TestAdversarialCorpus(t *testing.T) {
 	if err := json.Unmarshal(raw, &payloads); err != nil {
 		t.Fatal(err)
 	}
-	if testing.Short() {
-		payloads = payloads[:40]
-	}
+	payloads = advSample(payloads)
 	now := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 	// Writes happen an hour before the compilations.
 	s := sqlite.New(filepath.Join(t.TempDir(), "adv.db"), sqlite.Options{Now: func() time.Time { return now.Add(-time.Hour) }})
