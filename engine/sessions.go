@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -334,4 +335,44 @@ func maxTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// stateDiagnostics is what a store keeps of a session state beside its
+// counters: the curator's bookkeeping and the rolling summary's
+// diagnostics, times as Unix nanoseconds.
+type stateDiagnostics struct {
+	Curator              tenure.CuratorRun    `json:"curator"`
+	LastRollingAttemptAt *int64               `json:"last_rolling_attempt_at,omitempty"`
+	LastRollingSuccessAt *int64               `json:"last_rolling_success_at,omitempty"`
+	LastRollingError     *tenure.RollingError `json:"last_rolling_error,omitempty"`
+}
+
+// EncodeStateDiagnostics returns the JSON a store keeps for s's
+// diagnostics (every store alike, so that tenure migrate copies it as is).
+func EncodeStateDiagnostics(s tenure.SessionState) ([]byte, error) {
+	d := stateDiagnostics{Curator: s.Curator, LastRollingError: s.LastRollingError}
+	if s.LastRollingAttemptAt != nil {
+		d.LastRollingAttemptAt = tenure.Ptr(s.LastRollingAttemptAt.UnixNano())
+	}
+	if s.LastRollingSuccessAt != nil {
+		d.LastRollingSuccessAt = tenure.Ptr(s.LastRollingSuccessAt.UnixNano())
+	}
+	return json.Marshal(d)
+}
+
+// DecodeStateDiagnostics sets s's diagnostics from what
+// EncodeStateDiagnostics wrote.
+func DecodeStateDiagnostics(b []byte, s *tenure.SessionState) error {
+	var d stateDiagnostics
+	if err := json.Unmarshal(b, &d); err != nil {
+		return err
+	}
+	s.Curator, s.LastRollingError = d.Curator, d.LastRollingError
+	if d.LastRollingAttemptAt != nil {
+		s.LastRollingAttemptAt = tenure.Ptr(time.Unix(0, *d.LastRollingAttemptAt).UTC())
+	}
+	if d.LastRollingSuccessAt != nil {
+		s.LastRollingSuccessAt = tenure.Ptr(time.Unix(0, *d.LastRollingSuccessAt).UTC())
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -106,14 +105,6 @@ func (t *writeTx) PutSession(ctx context.Context, s tenure.Session) error {
 	return err
 }
 
-// stateDiagnostics is what session_states.diagnostics holds.
-type stateDiagnostics struct {
-	Curator              tenure.CuratorRun    `json:"curator"`
-	LastRollingAttemptAt *int64               `json:"last_rolling_attempt_at,omitempty"`
-	LastRollingSuccessAt *int64               `json:"last_rolling_success_at,omitempty"`
-	LastRollingError     *tenure.RollingError `json:"last_rolling_error,omitempty"`
-}
-
 func queryStates(ctx context.Context, q querier, tenant, user string, persona *string) ([]tenure.SessionState, error) {
 	query := `SELECT persona_id, message_count, last_interaction, last_user_message, diagnostics FROM session_states
 		WHERE tenant_id = ? AND user_id = ?`
@@ -136,18 +127,8 @@ func queryStates(ctx context.Context, q querier, tenant, user string, persona *s
 			return nil, err
 		}
 		s.LastInteraction = fromNanos(last)
-		var d stateDiagnostics
-		if err := json.Unmarshal([]byte(diag), &d); err != nil {
+		if err := engine.DecodeStateDiagnostics([]byte(diag), &s); err != nil {
 			return nil, fmt.Errorf("decode session state of %q: %w", s.PersonaID, err)
-		}
-		s.Curator, s.LastRollingError = d.Curator, d.LastRollingError
-		if d.LastRollingAttemptAt != nil {
-			t := fromNanos(*d.LastRollingAttemptAt)
-			s.LastRollingAttemptAt = &t
-		}
-		if d.LastRollingSuccessAt != nil {
-			t := fromNanos(*d.LastRollingSuccessAt)
-			s.LastRollingSuccessAt = &t
 		}
 		out = append(out, s)
 	}
@@ -155,14 +136,7 @@ func queryStates(ctx context.Context, q querier, tenant, user string, persona *s
 }
 
 func (t *writeTx) PutSessionState(ctx context.Context, s tenure.SessionState) error {
-	d := stateDiagnostics{Curator: s.Curator, LastRollingError: s.LastRollingError}
-	if s.LastRollingAttemptAt != nil {
-		d.LastRollingAttemptAt = tenure.Ptr(nanos(*s.LastRollingAttemptAt))
-	}
-	if s.LastRollingSuccessAt != nil {
-		d.LastRollingSuccessAt = tenure.Ptr(nanos(*s.LastRollingSuccessAt))
-	}
-	diag, err := json.Marshal(d)
+	diag, err := engine.EncodeStateDiagnostics(s)
 	if err != nil {
 		return err
 	}
