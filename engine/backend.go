@@ -185,6 +185,10 @@ type NewMessage struct {
 	Message *tenure.Message
 	// Search holds the resolved dates as text, for full-text search.
 	Search string
+	// Dates holds the resolved dates as stored (JSON), empty when there
+	// are none: encoded while messages are prepared, on every core, not
+	// on the write path.
+	Dates string
 }
 
 // VersionQuery selects versions for a read.

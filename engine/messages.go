@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -175,7 +176,7 @@ func (e *Engine) prepareMessages(p tenure.Principal, msgs []tenure.Message, offs
 			for i := w; i < len(msgs); i += workers {
 				m := msgs[i]
 				if errs[i] = e.prepareMessage(p, &m); errs[i] == nil {
-					batch[i] = NewMessage{Message: &m, Search: datesText(m.Dates)}
+					batch[i], errs[i] = newMessage(&m)
 				}
 			}
 		}()
@@ -187,6 +188,19 @@ func (e *Engine) prepareMessages(p tenure.Principal, msgs []tenure.Message, offs
 		}
 	}
 	return batch, nil
+}
+
+// newMessage is a prepared message as the store writes it.
+func newMessage(m *tenure.Message) (NewMessage, error) {
+	nm := NewMessage{Message: m, Search: datesText(m.Dates)}
+	if len(m.Dates) > 0 {
+		b, err := json.Marshal(m.Dates)
+		if err != nil {
+			return nm, fmt.Errorf("dates: %w", err)
+		}
+		nm.Dates = string(b)
+	}
+	return nm, nil
 }
 
 // prepareMessage validates a message and derives its token count and dates.

@@ -36,6 +36,7 @@ func (e *Engine) recordTurns(ctx context.Context, tx Tx, p tenure.Principal, msg
 	groups := map[sessionRef]*sessionGroup{}
 	var order []sessionRef
 	states := map[stateRef]*tenure.SessionState{}
+	lastUser := map[stateRef]*tenure.Message{} // clipped once, after the loop
 	var stateOrder []stateRef
 	for _, m := range msgs {
 		k := sessionRef{m.UserID, m.PersonaID, m.ThreadID, m.SessionID}
@@ -61,9 +62,12 @@ func (e *Engine) recordTurns(ctx context.Context, tx Tx, p tenure.Principal, msg
 		if !m.CreatedAt.Before(st.LastInteraction) {
 			st.LastInteraction = m.CreatedAt
 			if m.Role == "user" {
-				st.LastUserMessage = clip(m.Text(), tenure.MaxLastUserMessage)
+				lastUser[sk] = m
 			}
 		}
+	}
+	for k, m := range lastUser {
+		states[k].LastUserMessage = clip(m.Text(), tenure.MaxLastUserMessage)
 	}
 	// Sessions are merged in the order they started, so that a session
 	// closes those of its thread that went before it.

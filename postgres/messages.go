@@ -329,9 +329,9 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if err != nil {
 		return err
 	}
-	dates, err := nullJSON(m.Dates, len(m.Dates) == 0)
-	if err != nil {
-		return err
+	var dates *string
+	if nm.Dates != "" {
+		dates = &nm.Dates
 	}
 	var text, search *string
 	if len(m.Attachments) > 0 {

@@ -20,9 +20,28 @@ const insertRows = 100
 
 const (
 	insertCols = `tenant_id, thread_id, id, pos, session_id, user_id, project_id, role, speaker, content,
-		attachments, dates, created_at, tokens, search_text, search_dates, persona_id`
-	insertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	nInsertCols  = 17
+		attachments, dates, created_at, tokens, search_text, search_dates, persona_id, tkey`
+	insertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	nInsertCols  = 18
+)
+
+// The statements of an append, prepared on the writer when the store
+// opens (see prepareWrites): a bulk import runs them once per thread or
+// per insertRows messages, and a small append once each.
+const (
+	// threadQuery reads a thread's key and last position.
+	threadQuery = `SELECT t.tkey, coalesce((SELECT max(m.pos) FROM messages m WHERE m.tkey = t.tkey), 0)
+		FROM message_threads t WHERE t.tenant_id = ? AND t.thread_id = ?`
+	newThreadQuery = `INSERT INTO message_threads (tenant_id, thread_id) VALUES (?, ?) RETURNING tkey`
+	// viewQuery reads the last message of a thread (by key) that a
+	// user's messages see.
+	viewQuery = `SELECT session_id, created_at FROM messages
+		WHERE tkey = ? AND user_id IN ('', ?) AND persona_id IN ('', ?) ORDER BY pos DESC LIMIT 1`
+)
+
+var (
+	insertFull       = insertSQL(insertRows)
+	appendStatements = []string{threadQuery, newThreadQuery, viewQuery, insertFull}
 )
 
 func insertSQL(rows int) string {
@@ -67,7 +86,7 @@ func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engi
 // lookup is set, and returns errTaken when it is not and one is taken.
 func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration,
 	lookup bool) ([]bool, []tenure.Message, error) {
-	a := &appender{t: t, tenant: tenant, gap: gap, threads: map[string]int64{}, views: map[threadView]*viewState{},
+	a := &appender{t: t, tenant: tenant, gap: gap, threads: map[string]*threadState{}, views: map[threadView]*viewState{},
 		args: make([]any, 0, insertRows*nInsertCols)}
 	var taken map[msgKey]bool
 	if lookup {
@@ -117,9 +136,16 @@ type appender struct {
 	t       *writeTx
 	tenant  string
 	gap     time.Duration
-	threads map[string]int64
+	threads map[string]*threadState
 	views   map[threadView]*viewState
 	args    []any
+}
+
+// threadState is a thread during an append: its key (0 until the thread
+// has one), its last position and its loaded views.
+type threadState struct {
+	key, pos int64
+	views    []threadView
 }
 
 // threadView is a thread as one user's messages see it: the user's own
@@ -141,19 +167,20 @@ type viewState struct {
 // add derives m's position and session and queues it for insertion.
 func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	m := nm.Message
-	pos, err := a.thread(ctx, m.ThreadID)
+	th, err := a.thread(ctx, m.ThreadID, true)
 	if err != nil {
 		return err
 	}
+	pos := th.pos
 	view := threadView{m.ThreadID, m.UserID, m.PersonaID}
-	v, err := a.view(ctx, view)
+	v, err := a.view(ctx, view, th.key)
 	if err != nil {
 		return err
 	}
 	session := m.SessionID
 	if session == "" {
 		if session = v.session; session == "" || m.CreatedAt.Sub(v.last) > a.gap {
-			n, err := a.nextAuto(ctx, view, v)
+			n, err := a.nextAuto(ctx, view, th.key, v)
 			if err != nil {
 				return err
 			}
@@ -165,11 +192,10 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if err != nil {
 		return err
 	}
-	dates, err := nullJSON(m.Dates, len(m.Dates) == 0)
-	if err != nil {
-		return err
+	var dates, text, search any // see migration 0006 for text and search
+	if nm.Dates != "" {
+		dates = nm.Dates
 	}
-	var text, search any // see migration 0006
 	if len(m.Attachments) > 0 {
 		if s := m.Text(); s != m.Content {
 			text = s
@@ -179,12 +205,12 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 		search = nm.Search
 	}
 	a.args = append(a.args, a.tenant, m.ThreadID, m.ID, pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
-		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search, m.PersonaID)
-	a.threads[m.ThreadID] = pos + 1
+		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search, m.PersonaID, th.key)
+	th.pos = pos + 1
 	// Every loaded view that holds m moves on: its own user's, and all of
 	// the thread's for a shared message.
-	for k, w := range a.views {
-		if k.thread == m.ThreadID && (m.UserID == "" || k.user == m.UserID) && (m.PersonaID == "" || k.persona == m.PersonaID) {
+	for _, k := range th.views {
+		if w := a.views[k]; (m.UserID == "" || k.user == m.UserID) && (m.PersonaID == "" || k.persona == m.PersonaID) {
 			w.session = session
 			if m.CreatedAt.After(w.last) {
 				w.last = m.CreatedAt
@@ -207,24 +233,31 @@ func (a *appender) flush(ctx context.Context) error {
 	return err
 }
 
-// thread returns a thread's last position (loaded once per append; every
-// user's messages share the positions, which only order them).
-func (a *appender) thread(ctx context.Context, thread string) (int64, error) {
-	if pos, ok := a.threads[thread]; ok {
-		return pos, nil
+// thread returns a thread's key and last position (loaded once per
+// append; every user's messages share the positions, which only order
+// them). A thread without messages gets its key when create is set.
+func (a *appender) thread(ctx context.Context, thread string, create bool) (*threadState, error) {
+	if th, ok := a.threads[thread]; ok && (th.key != 0 || !create) {
+		return th, nil
 	}
-	var pos int64
-	if err := a.t.tx.QueryRowContext(ctx, `SELECT coalesce(max(pos), 0) FROM messages WHERE tenant_id = ? AND thread_id = ?`,
-		a.tenant, thread).Scan(&pos); err != nil {
-		return 0, err
+	th := &threadState{}
+	err := a.t.queryRow(ctx, threadQuery, a.tenant, thread).Scan(&th.key, &th.pos)
+	switch {
+	case errors.Is(err, sql.ErrNoRows) && create:
+		err = a.t.queryRow(ctx, newThreadQuery, a.tenant, thread).Scan(&th.key)
+	case errors.Is(err, sql.ErrNoRows):
+		err = nil
 	}
-	a.threads[thread] = pos
-	return pos, nil
+	if err != nil {
+		return nil, err
+	}
+	a.threads[thread] = th
+	return th, nil
 }
 
 // view loads (once per append) the last message of a view. The rows
 // queued so far are inserted first, so that the view includes them.
-func (a *appender) view(ctx context.Context, k threadView) (*viewState, error) {
+func (a *appender) view(ctx context.Context, k threadView, key int64) (*viewState, error) {
 	if v, ok := a.views[k]; ok {
 		return v, nil
 	}
@@ -233,9 +266,7 @@ func (a *appender) view(ctx context.Context, k threadView) (*viewState, error) {
 	}
 	v := &viewState{}
 	var last int64
-	err := a.t.tx.QueryRowContext(ctx, `SELECT session_id, created_at FROM messages
-		WHERE tenant_id = ? AND thread_id = ? AND user_id IN ('', ?) AND persona_id IN ('', ?) ORDER BY pos DESC LIMIT 1`,
-		a.tenant, k.thread, k.user, k.persona).Scan(&v.session, &last)
+	err := a.t.queryRow(ctx, viewQuery, key, k.user, k.persona).Scan(&v.session, &last)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		v.counted = true // an empty view has no sessions
@@ -245,20 +276,22 @@ func (a *appender) view(ctx context.Context, k threadView) (*viewState, error) {
 		v.last = fromNanos(last)
 	}
 	a.views[k] = v
+	th := a.threads[k.thread]
+	th.views = append(th.views, k)
 	return v, nil
 }
 
 // nextAuto returns the number of the next session derived for the view's
 // user, counting (once) those it already started.
-func (a *appender) nextAuto(ctx context.Context, k threadView, v *viewState) (int, error) {
+func (a *appender) nextAuto(ctx context.Context, k threadView, key int64, v *viewState) (int, error) {
 	if !v.counted {
 		if err := a.flush(ctx); err != nil {
 			return 0, err
 		}
 		prefix := engine.AutoSessionPrefix(k.user, k.persona)
 		if err := a.t.tx.QueryRowContext(ctx, `SELECT count(DISTINCT session_id) FROM messages
-			WHERE tenant_id = ? AND thread_id = ? AND user_id = ? AND persona_id = ? AND substr(session_id, 1, ?) = ?`,
-			a.tenant, k.thread, k.user, k.persona, len(prefix), prefix).Scan(&v.autos); err != nil {
+			WHERE tkey = ? AND user_id = ? AND persona_id = ? AND substr(session_id, 1, ?) = ?`,
+			key, k.user, k.persona, len(prefix), prefix).Scan(&v.autos); err != nil {
 			return 0, err
 		}
 		v.counted = true
@@ -274,7 +307,7 @@ func (t *writeTx) insertRows(ctx context.Context, args []any) error {
 	var err error
 	if rows == insertRows {
 		if t.insertMessages == nil {
-			if t.insertMessages, err = t.tx.PrepareContext(ctx, insertSQL(insertRows)); err != nil {
+			if t.insertMessages, err = t.stmt(ctx, insertFull); err != nil {
 				return err
 			}
 		}
@@ -298,11 +331,11 @@ func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[
 	ids := map[string][]any{} // of the threads that have messages
 	for _, nm := range msgs {
 		m := nm.Message
-		pos, err := a.thread(ctx, m.ThreadID)
+		th, err := a.thread(ctx, m.ThreadID, false)
 		if err != nil {
 			return nil, err
 		}
-		if pos > 0 {
+		if th.pos > 0 {
 			ids[m.ThreadID] = append(ids[m.ThreadID], m.ID)
 		}
 	}
@@ -312,8 +345,8 @@ func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[
 		for len(all) > 0 {
 			part := all[:min(perQuery, len(all))]
 			all = all[len(part):]
-			rows, err := a.t.tx.QueryContext(ctx, `SELECT user_id, persona_id, id FROM messages WHERE tenant_id = ? AND thread_id = ? AND id IN (?`+
-				strings.Repeat(", ?", len(part)-1)+`)`, append([]any{a.tenant, thread}, part...)...)
+			rows, err := a.t.tx.QueryContext(ctx, `SELECT user_id, persona_id, id FROM messages WHERE tkey = ? AND id IN (?`+
+				strings.Repeat(", ?", len(part)-1)+`)`, append([]any{a.threads[thread].key}, part...)...)
 			if err != nil {
 				return nil, err
 			}
@@ -338,7 +371,7 @@ func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[
 // message reads the stored message k names.
 func (t *writeTx) message(ctx context.Context, tenant string, k msgKey) (tenure.Message, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m
-		WHERE m.tenant_id = ? AND m.thread_id = ? AND m.user_id = ? AND m.persona_id = ? AND m.id = ?`, tenant, k.thread, k.user, k.persona, k.id)
+		WHERE m.tkey = `+threadKey+` AND m.user_id = ? AND m.persona_id = ? AND m.id = ?`, tenant, k.thread, k.user, k.persona, k.id)
 	if err != nil {
 		return tenure.Message{}, err
 	}

@@ -337,6 +337,15 @@ func (t *writeTx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return t.tx.PrepareContext(ctx, query)
 }
 
+// queryRow runs a query of one row through stmt.
+func (t *writeTx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := t.stmt(ctx, query)
+	if err != nil {
+		return t.tx.QueryRowContext(ctx, query, args...) // reports the same error
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
 func (t *writeTx) Commit() error {
 	if err := t.tx.Commit(); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,7 +125,7 @@ func BenchmarkImportMessages(b *testing.B) {
 	for _, searchable := range []bool{false, true} {
 		b.Run(map[bool]string{false: "Import", true: "Searchable"}[searchable], func(b *testing.B) {
 			ctx := context.Background()
-			var elapsed time.Duration
+			var elapsed, cpu time.Duration
 			for i := 0; b.Loop(); i++ {
 				b.StopTimer()
 				s := sqlite.New(filepath.Join(b.TempDir(), fmt.Sprintf("bench-%d.db", i)), sqlite.Options{})
@@ -132,7 +133,7 @@ func BenchmarkImportMessages(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				start := time.Now()
+				start, c0 := time.Now(), cpuNow()
 				if _, err := s.ImportMessages(ctx, benchPrincipal, msgs, nil); err != nil {
 					b.Fatal(err)
 				}
@@ -142,11 +143,19 @@ func BenchmarkImportMessages(b *testing.B) {
 					}
 				}
 				elapsed += time.Since(start)
+				cpu += cpuNow() - c0
 				b.StopTimer()
 				s.Close()
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(b.N*len(msgs))/elapsed.Seconds(), "msgs/s")
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
+}
+
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -135,7 +135,7 @@ func (s *Store) indexBatch(ctx context.Context) (more bool, err error) {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO messages_fts (rowid, speaker, text, dates)
 		SELECT CASE WHEN t.key IS NOT NULL AND m.pos <= ? THEN (t.key << ?) | m.pos ELSE -m.seq END AS k,
 			m.speaker, coalesce(m.search_text, m.content), coalesce(m.search_dates, '')
-		FROM messages m LEFT JOIN fts_threads t ON t.tenant_id = m.tenant_id AND t.thread_id = m.thread_id
+		FROM messages m LEFT JOIN fts_threads t ON t.tkey = m.tkey
 		WHERE m.seq > ? AND m.seq <= ? ORDER BY k`, maxPos(), ftsPosBits, from, to); err != nil {
 		return false, err
 	}
@@ -208,7 +208,8 @@ func numberThreads(ctx context.Context, tx *sql.Tx, from, to int64) error {
 			spill[p[0]] = true
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO fts_threads (key, tenant_id, thread_id) VALUES (?, ?, ?)`,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts_threads (key, tenant_id, thread_id, tkey)
+			VALUES (?1, ?2, ?3, (SELECT tkey FROM message_threads WHERE tenant_id = ?2 AND thread_id = ?3))`,
 			n<<ftsThreadBits|(threads+1), p[0], p[1]); err != nil {
 			return err
 		}
@@ -246,7 +247,7 @@ func numberThreads(ctx context.Context, tx *sql.Tx, from, to int64) error {
 // project. Spilled messages have no thread key and are not counted.
 func addThreadTotals(ctx context.Context, tx *sql.Tx, from, to int64) error {
 	rows, err := tx.QueryContext(ctx, `SELECT t.key, d.sz, m.user_id <> '' OR m.persona_id <> '' OR m.project_id <> ''
-		FROM messages m CROSS JOIN fts_threads t ON t.tenant_id = m.tenant_id AND t.thread_id = m.thread_id
+		FROM messages m CROSS JOIN fts_threads t ON t.tkey = m.tkey
 		CROSS JOIN messages_fts_docsize d ON d.id = (t.key << ?) | m.pos
 		WHERE m.seq > ? AND m.seq <= ? AND m.pos <= ?`, ftsPosBits, from, to, maxPos())
 	if err != nil {

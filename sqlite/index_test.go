@@ -76,9 +76,10 @@ func TestSearchIndexesBacklog(t *testing.T) {
 	}
 	defer other.Close()
 	_, err = other.Exec(`INSERT INTO messages (tenant_id, thread_id, id, pos, session_id, role, speaker, content, created_at, tokens,
-		search_text, search_dates) VALUES
-		('acme', 'th', '2', 2, 'auto-1', 'user', 'Ann', 'a giraffe too', ?, 4, NULL, NULL),
-		('acme', 'th', '3', 3, 'auto-1', 'user', 'Ann', 'look', ?, 1, 'look [shared image: an okapi]', '7 May 2023')`,
+		search_text, search_dates, tkey) VALUES
+		('acme', 'th', '2', 2, 'auto-1', 'user', 'Ann', 'a giraffe too', ?1, 4, NULL, NULL, (SELECT tkey FROM message_threads WHERE thread_id = 'th')),
+		('acme', 'th', '3', 3, 'auto-1', 'user', 'Ann', 'look', ?2, 1, 'look [shared image: an okapi]', '7 May 2023',
+			(SELECT tkey FROM message_threads WHERE thread_id = 'th'))`,
 		day.Add(time.Minute).UnixNano(), day.Add(2*time.Minute).UnixNano())
 	if err != nil {
 		t.Fatal(err)

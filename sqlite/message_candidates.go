@@ -89,7 +89,7 @@ func (b *backend) recent(ctx context.Context, db *sql.DB, tenant string, f engin
 	}
 	var out []tenure.ScoredMessage
 	for _, th := range f.Threads {
-		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ? AND `+scope("m")+`
+		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.tkey = `+threadKey+` AND `+scope("m")+`
 			ORDER BY m.pos DESC LIMIT ?`, append(append([]any{tenant, th}, args...), f.Recent)...)
 		if err != nil {
 			return nil, err
@@ -137,8 +137,8 @@ func (b *backend) near(ctx context.Context, tenant string, f engine.MessageCandi
 		return nil, err
 	}
 	stmt, err := b.prepared(ctx, `WITH w AS (SELECT value ->> 0 AS thread_id, value ->> 1 AS lo, value ->> 2 AS hi FROM json_each(?)),
-		near AS (SELECT DISTINCT n.seq FROM w CROSS JOIN messages n ON n.tenant_id = ? AND n.thread_id = w.thread_id
-			AND n.pos BETWEEN w.lo AND w.hi)
+		near AS (SELECT DISTINCT n.seq FROM w CROSS JOIN message_threads t ON t.tenant_id = ? AND t.thread_id = w.thread_id
+			CROSS JOIN messages n ON n.tkey = t.tkey AND n.pos BETWEEN w.lo AND w.hi)
 		SELECT `+messageCols+` FROM near CROSS JOIN messages m ON m.seq = near.seq WHERE `+scope("m"))
 	if err != nil {
 		return nil, err
@@ -192,11 +192,12 @@ func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 	if h, ok := v.hidden[thread]; ok {
 		return h, nil
 	}
-	rows, err := v.db.QueryContext(ctx, `SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND user_id > '' AND user_id < ?
-		UNION ALL SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND user_id > ?
-		UNION ALL SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND persona_id <> '' AND persona_id < ?
-		UNION ALL SELECT pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND persona_id <> '' AND persona_id > ?`,
-		v.tenant, thread, v.user, v.tenant, thread, v.user, v.tenant, thread, v.persona, v.tenant, thread, v.persona)
+	rows, err := v.db.QueryContext(ctx, `WITH t AS (SELECT tkey FROM message_threads WHERE tenant_id = ? AND thread_id = ?)
+		SELECT pos FROM t CROSS JOIN messages m ON m.tkey = t.tkey AND m.user_id > '' AND m.user_id < ?
+		UNION ALL SELECT pos FROM t CROSS JOIN messages m ON m.tkey = t.tkey AND m.user_id > ?
+		UNION ALL SELECT pos FROM t CROSS JOIN messages m ON m.tkey = t.tkey AND m.persona_id <> '' AND m.persona_id < ?
+		UNION ALL SELECT pos FROM t CROSS JOIN messages m ON m.tkey = t.tkey AND m.persona_id <> '' AND m.persona_id > ?`,
+		v.tenant, thread, v.user, v.user, v.persona, v.persona)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +223,7 @@ func (v *threadViews) of(ctx context.Context, thread string) ([]int64, error) {
 // tenant, user, persona, project, the time and the threads.
 func candidateScope(alias string, before, threads bool) string {
 	a := alias
-	s := a + `.tenant_id = ? AND (` + a + `.user_id = '' OR ` + a + `.user_id = ?) AND (` +
+	s := a + `.tkey IN (SELECT tkey FROM message_threads WHERE tenant_id = ?) AND (` + a + `.user_id = '' OR ` + a + `.user_id = ?) AND (` +
 		a + `.persona_id = '' OR ` + a + `.persona_id = ?) AND (` + a + `.project_id = '' OR ` + a + `.project_id = ?)`
 	if before {
 		s += ` AND ` + alias + `.created_at < ?`

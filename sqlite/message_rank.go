@@ -206,7 +206,7 @@ type ranking struct {
 // range, the expression rowid, to its message h.
 func partitioned(rowid string) string {
 	return `CROSS JOIN fts_threads t ON t.key = ` + rowid + ` >> ` + strconv.Itoa(ftsPosBits) + `
-		CROSS JOIN messages h ON h.tenant_id = t.tenant_id AND h.thread_id = t.thread_id AND h.pos = ` + rowid + ` & ` + strconv.FormatInt(maxPos(), 10)
+		CROSS JOIN messages h ON h.tkey = t.tkey AND h.pos = ` + rowid + ` & ` + strconv.FormatInt(maxPos(), 10)
 }
 
 // spilled is the join from a spilled rowid to its message h.

@@ -14,6 +14,11 @@ import (
 const messageCols = `m.seq, m.pos, m.thread_id, m.id, m.session_id, m.user_id, m.project_id, m.role, m.speaker, m.content,
 	m.attachments, m.dates, m.created_at, m.tokens, m.persona_id`
 
+// threadKey is the key of a thread (migration 0026), given its tenant and
+// thread ids as two arguments: NULL, which matches no message, when the
+// thread has none.
+const threadKey = `(SELECT tkey FROM message_threads WHERE tenant_id = ? AND thread_id = ?)`
+
 // scanMessages decodes rows of messageCols, plus a score column when
 // scored is set.
 func scanMessages(rows *sql.Rows, tenant string, scored bool) ([]tenure.ScoredMessage, error) {
@@ -76,7 +81,7 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 	if err != nil {
 		return nil, err
 	}
-	q := `SELECT ` + messageCols + ` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ?
+	q := `SELECT ` + messageCols + ` FROM messages m WHERE m.tkey = ` + threadKey + `
 		AND (m.user_id = '' OR m.user_id = ?) AND (m.persona_id = '' OR m.persona_id = ?) AND (? OR m.project_id = '' OR m.project_id = ?)`
 	args := []any{tenant, f.ThreadID, f.UserID, f.PersonaID, f.AnyProject, f.ProjectID}
 	if f.AfterTime != nil {
@@ -87,7 +92,7 @@ func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageL
 		// The id names a message of the reader's view: its own first,
 		// then a shared one; another user's is not found.
 		var at, pos int64
-		err := db.QueryRowContext(ctx, `SELECT created_at, pos FROM messages WHERE tenant_id = ? AND thread_id = ? AND id = ?
+		err := db.QueryRowContext(ctx, `SELECT created_at, pos FROM messages WHERE tkey = `+threadKey+` AND id = ?
 			AND user_id IN ('', ?) AND persona_id IN ('', ?) ORDER BY user_id = '', persona_id = '' LIMIT 1`,
 			tenant, f.ThreadID, f.AfterID, f.UserID, f.PersonaID).Scan(&at, &pos)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -112,9 +117,10 @@ func (b *backend) Threads(ctx context.Context, tenant string, f engine.MessageLi
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT m.thread_id, count(*), min(m.created_at), max(m.created_at) FROM messages m
-		WHERE m.tenant_id = ? AND (m.user_id = '' OR m.user_id = ?) AND m.persona_id IN ('', ?) AND (? OR m.project_id = '' OR m.project_id = ?)
-		GROUP BY m.thread_id ORDER BY max(m.created_at) DESC, m.thread_id LIMIT ?`, tenant, f.UserID, f.PersonaID, f.AnyProject, f.ProjectID, f.Limit)
+	rows, err := db.QueryContext(ctx, `SELECT t.thread_id, count(*), min(m.created_at), max(m.created_at)
+		FROM message_threads t CROSS JOIN messages m ON m.tkey = t.tkey
+		WHERE t.tenant_id = ? AND (m.user_id = '' OR m.user_id = ?) AND m.persona_id IN ('', ?) AND (? OR m.project_id = '' OR m.project_id = ?)
+		GROUP BY t.tkey ORDER BY max(m.created_at) DESC, t.thread_id LIMIT ?`, tenant, f.UserID, f.PersonaID, f.AnyProject, f.ProjectID, f.Limit)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,10 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -18,30 +20,7 @@ import (
 // tombstone, which does not say who could read its object, is shown to no
 // one.
 func TestMessageNamespaceMigration(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	old, err := filepath.Glob("migration/000[1-6]_*.sql")
-	if err != nil || len(old) != 6 {
-		t.Fatalf("migrations 1-6: %v, %v", old, err)
-	}
-	for i, name := range old {
-		body, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.Exec(string(body)); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if _, err := db.Exec(`INSERT INTO schema_migrations VALUES (?, ?, 0)`, i+1, filepath.Base(name)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, db := oldDatabase(t, 6)
 	at := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 	for _, q := range []string{
 		`INSERT INTO messages (seq, tenant_id, thread_id, id, pos, session_id, user_id, role, content, created_at, tokens)
@@ -79,4 +58,107 @@ func TestMessageNamespaceMigration(t *testing.T) {
 	if err := s.DB().QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('messages_order', 'messages_pos')`).Scan(&n); err != nil || n != 2 {
 		t.Errorf("indexes after the rebuild: %d, %v", n, err)
 	}
+}
+
+// TestThreadKeyMigration opens a database written before messages named
+// their thread by key (migrations 1–25): two tenants' threads with the
+// same id, one of them numbered in the full-text index already. After
+// migration 26 each thread has its own key, the numbered thread's search
+// finds its message through it, the other is numbered and indexed, and
+// appends continue each thread's positions.
+func TestThreadKeyMigration(t *testing.T) {
+	path, db := oldDatabase(t, 25)
+	at := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	for _, q := range []string{
+		`INSERT INTO messages (seq, tenant_id, thread_id, id, pos, session_id, role, content, created_at, tokens)
+			VALUES (1, 'acme', 'th', 'm1', 1, 'auto-1', 'user', 'the zzlaunch code', ?1, 3),
+			(2, 'other', 'th', 'm1', 1, 'auto-1', 'user', 'the zzlaunch plan', ?1, 3),
+			(3, 'acme', 'th', 'm2', 2, 'auto-1', 'user', 'the zzother code', ?1, 3)`,
+		`INSERT INTO fts_tenants (n, tenant_id, threads) VALUES (1, 'acme', 1)`,
+		`INSERT INTO fts_threads (key, tenant_id, thread_id, docs, tokens) VALUES (1048577, 'acme', 'th', 1, 3)`,
+		`INSERT INTO messages_fts (rowid, speaker, text, dates) VALUES (1048577 << 22 | 1, '', 'the zzlaunch code', '')`,
+		`UPDATE fts_watermark SET seq = 1 WHERE name = 'messages'`,
+	} {
+		if _, err := db.Exec(q, at.UnixNano()); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+
+	s := open(t, path, nil)
+	ctx := context.Background()
+	var keys int
+	if err := s.DB().QueryRow(`SELECT count(DISTINCT tkey) FROM messages`).Scan(&keys); err != nil || keys != 2 {
+		t.Fatalf("thread keys after the migration: %d, %v; want 2", keys, err)
+	}
+	for _, c := range []struct {
+		tenant, query string
+		want          []string
+	}{{"acme", "zzlaunch", []string{"m1"}}, {"acme", "zzother", []string{"m2"}}, {"other", "zzlaunch", []string{"m1"}}, {"other", "zzother", nil}} {
+		p := tenure.Principal{TenantID: c.tenant, UserID: "ann"}
+		found, err := s.MessageCandidates(ctx, tenure.MessageQuery{Principal: p, Text: c.query, Limit: 10, Threads: []string{"th"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range found {
+			if m.Score > 0 {
+				got = append(got, m.ID)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s searching %q: %v, want %v", c.tenant, c.query, got, c.want)
+		}
+	}
+	p := tenure.Principal{TenantID: "acme", UserID: "ann"}
+	if _, err := s.AppendMessages(ctx, p, []tenure.Message{{ThreadID: "th", ID: "m3", Role: "user", Content: "next", CreatedAt: at.Add(time.Minute)}}); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := s.Messages(ctx, p, tenure.MessageFilter{ThreadID: "th"})
+	if err != nil || len(msgs) != 3 || msgs[2].ID != "m3" {
+		t.Fatalf("acme's thread after an append: %+v, %v; want m1, m2, m3", msgs, err)
+	}
+	var pos int
+	if err := s.DB().QueryRow(`SELECT pos FROM messages WHERE tenant_id = 'acme' AND id = 'm3'`).Scan(&pos); err != nil || pos != 3 {
+		t.Errorf("m3 at position %d, %v; want 3", pos, err)
+	}
+}
+
+// oldDatabase makes a database as the store left it after migration
+// version last, in a temporary directory.
+func oldDatabase(t *testing.T, last int) (string, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	all, err := filepath.Glob("migration/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range all {
+		var v int
+		if _, err := fmt.Sscanf(filepath.Base(name), "%d_", &v); err != nil {
+			t.Fatal(err)
+		}
+		if v > last {
+			break
+		}
+		body, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(string(body)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := db.Exec(`INSERT INTO schema_migrations VALUES (?, ?, 0)`, v, filepath.Base(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path, db
 }

@@ -22,7 +22,7 @@ func (b *backend) MessagesByID(ctx context.Context, tenant string, f engine.Mess
 	for _, id := range f.IDs {
 		args = append(args, id)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.tenant_id = ? AND m.thread_id = ?
+	rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.tkey = `+threadKey+`
 		AND (m.user_id = '' OR m.user_id = ?) AND (m.persona_id = '' OR m.persona_id = ?) AND (m.project_id = '' OR m.project_id = ?)
 		AND m.id IN (?`+strings.Repeat(", ?", len(f.IDs)-1)+`) ORDER BY m.created_at, m.pos`, args...)
 	if err != nil {

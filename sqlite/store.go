@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -237,7 +238,7 @@ func (b *backend) prepareWrites(ctx context.Context) error {
 	if b.writeStmts == nil {
 		b.writeStmts = map[string]*sql.Stmt{}
 	}
-	for _, q := range writeStatements {
+	for _, q := range slices.Concat(writeStatements, appendStatements) {
 		st, err := b.w.PrepareContext(ctx, q)
 		if err != nil {
 			return fmt.Errorf("prepare %q: %w", q, err)

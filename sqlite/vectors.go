@@ -28,13 +28,13 @@ import (
 func backlogWhere(b semantic.Backlog) (string, []any) {
 	where := `NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.seq = m.seq AND v.model = ?)`
 	args := []any{b.Model}
-	if b.Tenant != "" {
-		where += ` AND m.tenant_id = ?`
+	switch {
+	case b.Tenant != "" && b.Thread != "":
+		where += ` AND m.tkey = ` + threadKey
+		args = append(args, b.Tenant, b.Thread)
+	case b.Tenant != "":
+		where += ` AND m.tkey IN (SELECT tkey FROM message_threads WHERE tenant_id = ?)`
 		args = append(args, b.Tenant)
-		if b.Thread != "" {
-			where += ` AND m.thread_id = ?`
-			args = append(args, b.Thread)
-		}
 	}
 	if b.Reader != nil {
 		where += ` AND (m.user_id = '' OR m.user_id = ?) AND (m.persona_id = '' OR m.persona_id = ?)`
