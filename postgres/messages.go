@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -238,8 +237,8 @@ func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engi
 
 func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration,
 	lookup bool) ([]bool, []tenure.Message, error) {
-	a := &appender{t: t, tenant: tenant, gap: gap, threads: map[string]int64{}, views: map[threadView]*viewState{},
-		stats: map[viewClass]*classStats{}}
+	a := &appender{t: t, tenant: tenant, threads: map[string]int64{}, stats: map[viewClass]*classStats{}}
+	a.sessions = engine.NewSessionDeriver(a, gap)
 	var taken map[msgKey]bool
 	if lookup {
 		var err error
@@ -284,23 +283,13 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 // appender is the state of one attempt at an append (see the SQLite
 // store's, which this follows).
 type appender struct {
-	t       *writeTx
-	tenant  string
-	gap     time.Duration
-	threads map[string]int64
-	views   map[threadView]*viewState
-	rows    messageRows
+	t        *writeTx
+	tenant   string
+	threads  map[string]int64
+	sessions *engine.SessionDeriver
+	rows     messageRows
 	// stats are the inserted messages' BM25 statistics, by view class.
 	stats map[viewClass]*classStats
-}
-
-type threadView struct{ thread, user, persona string }
-
-type viewState struct {
-	session string
-	last    time.Time
-	autos   int
-	counted bool
 }
 
 func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
@@ -309,21 +298,8 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if err != nil {
 		return err
 	}
-	view := threadView{m.ThreadID, m.UserID, m.PersonaID}
-	v, err := a.view(ctx, view)
-	if err != nil {
+	if err := a.sessions.Assign(ctx, m); err != nil {
 		return err
-	}
-	session := m.SessionID
-	if session == "" {
-		if session = v.session; session == "" || m.CreatedAt.Sub(v.last) > a.gap {
-			n, err := a.nextAuto(ctx, view, v)
-			if err != nil {
-				return err
-			}
-			session = engine.AutoSessionPrefix(m.UserID, m.PersonaID) + strconv.Itoa(n)
-		}
-		m.SessionID = session // the engine keeps session records by it
 	}
 	attach, err := nullJSON(m.Attachments, len(m.Attachments) == 0)
 	if err != nil {
@@ -343,20 +319,12 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 		search = &nm.Search
 	}
 	r := &a.rows
-	r.thread, r.id, r.pos, r.session = append(r.thread, m.ThreadID), append(r.id, m.ID), append(r.pos, pos+1), append(r.session, session)
+	r.thread, r.id, r.pos, r.session = append(r.thread, m.ThreadID), append(r.id, m.ID), append(r.pos, pos+1), append(r.session, m.SessionID)
 	r.user, r.project, r.role, r.speaker = append(r.user, m.UserID), append(r.project, m.ProjectID), append(r.role, m.Role), append(r.speaker, m.Speaker)
 	r.content, r.attach, r.dates = append(r.content, m.Content), append(r.attach, attach), append(r.dates, dates)
 	r.created, r.tokens, r.text, r.search = append(r.created, nanos(m.CreatedAt)), append(r.tokens, int32(m.Tokens)), append(r.text, text), append(r.search, search)
 	r.persona = append(r.persona, m.PersonaID)
 	a.threads[m.ThreadID] = pos + 1
-	for k, w := range a.views {
-		if k.thread == m.ThreadID && (m.UserID == "" || k.user == m.UserID) && (m.PersonaID == "" || k.persona == m.PersonaID) {
-			w.session = session
-			if m.CreatedAt.After(w.last) {
-				w.last = m.CreatedAt
-			}
-		}
-	}
 	if r.len() >= insertRows {
 		return a.flush(ctx)
 	}
@@ -417,45 +385,34 @@ func (a *appender) thread(ctx context.Context, thread string) (int64, error) {
 	return pos, nil
 }
 
-func (a *appender) view(ctx context.Context, k threadView) (*viewState, error) {
-	if v, ok := a.views[k]; ok {
-		return v, nil
-	}
+// LastOfView implements engine.ViewReader, after inserting the queued
+// rows.
+func (a *appender) LastOfView(ctx context.Context, k engine.ThreadView) (string, time.Time, bool, error) {
 	if err := a.flush(ctx); err != nil {
-		return nil, err
+		return "", time.Time{}, false, err
 	}
-	v := &viewState{}
+	var session string
 	var last int64
 	err := a.t.c.QueryRow(ctx, `SELECT session_id, created_at FROM messages
 		WHERE tenant_id = $1 AND thread_id = $2 AND user_id IN ('', $3) AND persona_id IN ('', $4) ORDER BY pos DESC LIMIT 1`,
-		a.tenant, k.thread, k.user, k.persona).Scan(&v.session, &last)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		v.counted = true
-	case err != nil:
-		return nil, err
-	default:
-		v.last = fromNanos(last)
+		a.tenant, k.Thread, k.User, k.Persona).Scan(&session, &last)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", time.Time{}, false, nil
 	}
-	a.views[k] = v
-	return v, nil
+	return session, fromNanos(last), err == nil, err
 }
 
-func (a *appender) nextAuto(ctx context.Context, k threadView, v *viewState) (int, error) {
-	if !v.counted {
-		if err := a.flush(ctx); err != nil {
-			return 0, err
-		}
-		prefix := engine.AutoSessionPrefix(k.user, k.persona)
-		if err := a.t.c.QueryRow(ctx, `SELECT count(DISTINCT session_id) FROM messages
-			WHERE tenant_id = $1 AND thread_id = $2 AND user_id = $3 AND persona_id = $4 AND starts_with(session_id, $5)`,
-			a.tenant, k.thread, k.user, k.persona, prefix).Scan(&v.autos); err != nil {
-			return 0, err
-		}
-		v.counted = true
+// CountAutoSessions implements engine.ViewReader, after inserting the
+// queued rows.
+func (a *appender) CountAutoSessions(ctx context.Context, k engine.ThreadView, prefix string) (int, error) {
+	if err := a.flush(ctx); err != nil {
+		return 0, err
 	}
-	v.autos++
-	return v.autos, nil
+	var n int
+	err := a.t.c.QueryRow(ctx, `SELECT count(DISTINCT session_id) FROM messages
+		WHERE tenant_id = $1 AND thread_id = $2 AND user_id = $3 AND persona_id = $4 AND starts_with(session_id, $5)`,
+		a.tenant, k.Thread, k.User, k.Persona, prefix).Scan(&n)
+	return n, err
 }
 
 func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[msgKey]bool, error) {

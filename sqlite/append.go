@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -86,8 +85,8 @@ func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engi
 // lookup is set, and returns errTaken when it is not and one is taken.
 func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration,
 	lookup bool) ([]bool, []tenure.Message, error) {
-	a := &appender{t: t, tenant: tenant, gap: gap, threads: map[string]*threadState{}, views: map[threadView]*viewState{},
-		args: make([]any, 0, insertRows*nInsertCols)}
+	a := &appender{t: t, tenant: tenant, threads: map[string]*threadState{}, args: make([]any, 0, insertRows*nInsertCols)}
+	a.sessions = engine.NewSessionDeriver(a, gap)
 	var taken map[msgKey]bool
 	if lookup {
 		var err error
@@ -129,40 +128,20 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 	return inserted, existing, nil
 }
 
-// appender is the state of one attempt at an append: each thread's last
-// position, what each user's messages see of each thread, and the rows
-// waiting for the next INSERT.
+// appender is the state of one attempt at an append: each thread's key
+// and last position, the sessions of the messages, and the rows waiting
+// for the next INSERT.
 type appender struct {
-	t       *writeTx
-	tenant  string
-	gap     time.Duration
-	threads map[string]*threadState
-	views   map[threadView]*viewState
-	args    []any
+	t        *writeTx
+	tenant   string
+	threads  map[string]*threadState
+	sessions *engine.SessionDeriver
+	args     []any
 }
 
 // threadState is a thread during an append: its key (0 until the thread
-// has one), its last position and its loaded views.
-type threadState struct {
-	key, pos int64
-	views    []threadView
-}
-
-// threadView is a thread as one user's messages see it: the user's own
-// messages and the shared ones (no user), or, for the shared ones, only
-// those; and of those, the persona's and the global ones (no persona). A
-// message's derived session is decided within its view, so that no one's
-// session ids depend on messages they cannot read.
-type threadView struct{ thread, user, persona string }
-
-// viewState is the last message of a view during an append. autos counts
-// the derived sessions the view's user started, once counted is set.
-type viewState struct {
-	session string
-	last    time.Time
-	autos   int
-	counted bool
-}
+// has one) and its last position.
+type threadState struct{ key, pos int64 }
 
 // add derives m's position and session and queues it for insertion.
 func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
@@ -171,22 +150,9 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if err != nil {
 		return err
 	}
-	pos := th.pos
-	view := threadView{m.ThreadID, m.UserID, m.PersonaID}
-	v, err := a.view(ctx, view, th.key)
-	if err != nil {
+	// The engine keeps session records by the derived session.
+	if err := a.sessions.Assign(ctx, m); err != nil {
 		return err
-	}
-	session := m.SessionID
-	if session == "" {
-		if session = v.session; session == "" || m.CreatedAt.Sub(v.last) > a.gap {
-			n, err := a.nextAuto(ctx, view, th.key, v)
-			if err != nil {
-				return err
-			}
-			session = engine.AutoSessionPrefix(m.UserID, m.PersonaID) + strconv.Itoa(n)
-		}
-		m.SessionID = session // the engine keeps session records by it
 	}
 	attach, err := nullJSON(m.Attachments, len(m.Attachments) == 0)
 	if err != nil {
@@ -204,19 +170,9 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if nm.Search != "" {
 		search = nm.Search
 	}
-	a.args = append(a.args, a.tenant, m.ThreadID, m.ID, pos+1, session, m.UserID, m.ProjectID, m.Role, m.Speaker,
+	th.pos++
+	a.args = append(a.args, a.tenant, m.ThreadID, m.ID, th.pos, m.SessionID, m.UserID, m.ProjectID, m.Role, m.Speaker,
 		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search, m.PersonaID, th.key)
-	th.pos = pos + 1
-	// Every loaded view that holds m moves on: its own user's, and all of
-	// the thread's for a shared message.
-	for _, k := range th.views {
-		if w := a.views[k]; (m.UserID == "" || k.user == m.UserID) && (m.PersonaID == "" || k.persona == m.PersonaID) {
-			w.session = session
-			if m.CreatedAt.After(w.last) {
-				w.last = m.CreatedAt
-			}
-		}
-	}
 	if len(a.args) == cap(a.args) {
 		return a.flush(ctx)
 	}
@@ -255,49 +211,32 @@ func (a *appender) thread(ctx context.Context, thread string, create bool) (*thr
 	return th, nil
 }
 
-// view loads (once per append) the last message of a view. The rows
-// queued so far are inserted first, so that the view includes them.
-func (a *appender) view(ctx context.Context, k threadView, key int64) (*viewState, error) {
-	if v, ok := a.views[k]; ok {
-		return v, nil
-	}
+// LastOfView implements engine.ViewReader, after inserting the queued
+// rows.
+func (a *appender) LastOfView(ctx context.Context, k engine.ThreadView) (string, time.Time, bool, error) {
 	if err := a.flush(ctx); err != nil {
-		return nil, err
+		return "", time.Time{}, false, err
 	}
-	v := &viewState{}
+	var session string
 	var last int64
-	err := a.t.queryRow(ctx, viewQuery, key, k.user, k.persona).Scan(&v.session, &last)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		v.counted = true // an empty view has no sessions
-	case err != nil:
-		return nil, err
-	default:
-		v.last = fromNanos(last)
+	err := a.t.queryRow(ctx, viewQuery, a.threads[k.Thread].key, k.User, k.Persona).Scan(&session, &last)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", time.Time{}, false, nil
 	}
-	a.views[k] = v
-	th := a.threads[k.thread]
-	th.views = append(th.views, k)
-	return v, nil
+	return session, fromNanos(last), err == nil, err
 }
 
-// nextAuto returns the number of the next session derived for the view's
-// user, counting (once) those it already started.
-func (a *appender) nextAuto(ctx context.Context, k threadView, key int64, v *viewState) (int, error) {
-	if !v.counted {
-		if err := a.flush(ctx); err != nil {
-			return 0, err
-		}
-		prefix := engine.AutoSessionPrefix(k.user, k.persona)
-		if err := a.t.tx.QueryRowContext(ctx, `SELECT count(DISTINCT session_id) FROM messages
-			WHERE tkey = ? AND user_id = ? AND persona_id = ? AND substr(session_id, 1, ?) = ?`,
-			key, k.user, k.persona, len(prefix), prefix).Scan(&v.autos); err != nil {
-			return 0, err
-		}
-		v.counted = true
+// CountAutoSessions implements engine.ViewReader, after inserting the
+// queued rows.
+func (a *appender) CountAutoSessions(ctx context.Context, k engine.ThreadView, prefix string) (int, error) {
+	if err := a.flush(ctx); err != nil {
+		return 0, err
 	}
-	v.autos++
-	return v.autos, nil
+	var n int
+	err := a.t.tx.QueryRowContext(ctx, `SELECT count(DISTINCT session_id) FROM messages
+		WHERE tkey = ? AND user_id = ? AND persona_id = ? AND substr(session_id, 1, ?) = ?`,
+		a.threads[k.Thread].key, k.User, k.Persona, len(prefix), prefix).Scan(&n)
+	return n, err
 }
 
 // insertRows writes the messages whose columns args holds, in order. It
