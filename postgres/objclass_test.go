@@ -2,18 +2,15 @@ package postgres_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tenure-dev/tenure"
-	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/internal/pgtest"
 	"github.com/tenure-dev/tenure/postgres"
+	"github.com/tenure-dev/tenure/storetest"
 )
 
 // classStats returns the statistics of the audience classes by tenant and
@@ -39,11 +36,7 @@ func classStats(t *testing.T, url string) map[string][2]int64 {
 		if err := rows.Scan(&tenant, &audience, &docs, &lexemes); err != nil {
 			t.Fatal(err)
 		}
-		var o tenure.Object
-		if err := json.Unmarshal([]byte(audience), &o); err != nil {
-			t.Fatalf("audience %s: %v", audience, err)
-		}
-		k := tenant + " " + engine.Audience(&o)
+		k := storetest.ClassKey(t, tenant, audience)
 		out[k] = [2]int64{out[k][0] + docs, out[k][1] + lexemes}
 	}
 	if err := rows.Err(); err != nil {
@@ -68,38 +61,8 @@ func TestObjectClassesMigration(t *testing.T) {
 	if err := s.Open(ctx); err != nil {
 		t.Fatal(err)
 	}
-	writer := tenure.Principal{UserID: "ann", TenantID: "acme", Authority: "policy", Clearance: tenure.HighlyRestricted,
-		Roles: []string{"sales"}, Permissions: []string{tenure.PermAnyUser}}
-	words := strings.Fields(`garden roses walking walked river boat painted painting sunrise lake dog rex`)
-	var ids []string
-	for i := range 60 {
-		o := tenure.Object{Key: fmt.Sprintf("note.%d", i), Value: []byte(`"x"`), SecurityClassification: tenure.Public,
-			Content: strings.Join([]string{words[i%len(words)], words[(i*7)%len(words)], words[(i*5+3)%len(words)]}[:1+i%3], " ")}
-		switch i % 5 {
-		case 1:
-			o.UserID = "bob"
-		case 2:
-			o.SecurityClassification = tenure.Confidential
-		case 3:
-			o.PermissionScope = tenure.PermissionScope{AllowRoles: []string{"sales", "hr"}, DenyRoles: []string{"intern"}}
-		case 4:
-			o.ProjectID = "p1"
-		}
-		if i%7 == 0 {
-			o.Key, o.Value = "note.same", []byte(fmt.Sprintf(`"v%d"`, i)) // later claims close earlier versions
-		}
-		r, err := s.Put(ctx, writer, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i%7 != 0 && i%5 != 1 && i%5 != 4 { // retired below, in the writer's scope
-			ids = append(ids, r.Object.ObjectID)
-		}
-	}
-	if _, err := s.Retire(ctx, writer, tenure.RetireOptions{ObjectIDs: ids[3:8], Rule: tenure.RetireHardDelete}); err != nil {
-		t.Fatal(err)
-	}
-	reader := tenure.Principal{UserID: "ann", TenantID: "acme", Authority: "employee", Clearance: tenure.Confidential, Roles: []string{"hr"}}
+	storetest.WriteAudiences(t, s, 60)
+	reader := storetest.AudienceReader
 	q := tenure.CandidateQuery{Principal: reader, Scope: tenure.Scope{ProjectID: "p1"}, Text: "garden roses river dog", Limit: 8}
 	keys := func() []string {
 		objs, err := s.Candidates(ctx, q)
@@ -113,6 +76,9 @@ func TestObjectClassesMigration(t *testing.T) {
 		return out
 	}
 	before := keys()
+	if len(before) == 0 {
+		t.Fatal("no candidates: the test compares nothing")
+	}
 	kept := classStats(t, url)
 	s.Close()
 

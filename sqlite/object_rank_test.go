@@ -3,7 +3,6 @@ package sqlite_test
 import (
 	"cmp"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -17,6 +16,7 @@ import (
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/retrieve"
 	"github.com/tenure-dev/tenure/sqlite"
+	"github.com/tenure-dev/tenure/storetest"
 )
 
 // notes returns n objects whose contents are built from a small
@@ -152,11 +152,7 @@ func classStats(t *testing.T, db *sql.DB) map[string][2]int64 {
 		if err := rows.Scan(&tenant, &audience, &docs, &tokens); err != nil {
 			t.Fatal(err)
 		}
-		var o tenure.Object
-		if err := json.Unmarshal([]byte(audience), &o); err != nil {
-			t.Fatalf("audience %s: %v", audience, err)
-		}
-		k := tenant + " " + engine.Audience(&o)
+		k := storetest.ClassKey(t, tenant, audience)
 		out[k] = [2]int64{out[k][0] + docs, out[k][1] + tokens}
 	}
 	var orphans int
@@ -178,41 +174,8 @@ func TestObjectClassesMigration(t *testing.T) {
 	if err := s.Open(ctx); err != nil {
 		t.Fatal(err)
 	}
-	writer := tenure.Principal{UserID: "ann", TenantID: "acme", Authority: "policy", Clearance: tenure.HighlyRestricted,
-		Roles: []string{"sales"}, Permissions: []string{tenure.PermAnyUser}}
-	var ids []string
-	for i, o := range notes(4, "note", 120) {
-		switch i % 5 {
-		case 1:
-			o.UserID = "bob"
-		case 2:
-			o.SecurityClassification = tenure.Confidential
-		case 3:
-			o.PermissionScope = tenure.PermissionScope{AllowRoles: []string{"sales", "hr"}, DenyRoles: []string{"intern"}}
-		case 4:
-			o.ProjectID = "p1"
-		}
-		if i%7 == 0 {
-			o.Key, o.Value = "note.same", []byte(fmt.Sprintf(`"v%d"`, i)) // later claims close earlier versions
-		}
-		r, err := s.Put(ctx, writer, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i%7 != 0 && i%5 != 1 && i%5 != 4 { // retired below, in the writer's scope
-			ids = append(ids, r.Object.ObjectID)
-		}
-	}
-	if _, err := s.Retire(ctx, writer, tenure.RetireOptions{ObjectIDs: ids[10:20], Rule: tenure.RetireHardDelete}); err != nil {
-		t.Fatal(err)
-	}
-	other := tenure.Principal{UserID: "zed", TenantID: "globex", Authority: "policy"}
-	for _, o := range notes(5, "other", 30) {
-		if _, err := s.Put(ctx, other, o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	reader := tenure.Principal{UserID: "ann", TenantID: "acme", Authority: "employee", Clearance: tenure.Confidential, Roles: []string{"hr"}}
+	storetest.WriteAudiences(t, s, 120)
+	reader := storetest.AudienceReader
 	sc := tenure.Scope{UserID: "ann", ProjectID: "p1"}
 	f := engine.CandidateFilter{Words: retrieve.ContentWords("garden roses river dog"), Limit: 15, Scope: sc, MaxClassRank: reader.Clearance.Rank(),
 		Keep: func(o *tenure.Object) bool { return tenure.Visible(reader, sc, o) }}

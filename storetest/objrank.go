@@ -2,12 +2,14 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/engine"
 )
 
 // candidateSource is a store that supplies compile candidates.
@@ -104,4 +106,76 @@ func testObjectRanking(t *testing.T, f MessageFactory) {
 	if want := []string{"note.h"}; !slices.Equal(got[1]["delta/1"], want) {
 		t.Errorf("candidates delta, limit 1: %v, want %v", got[1]["delta/1"], want)
 	}
+}
+
+// AudienceReader is a principal of the tenant WriteAudiences writes that
+// reads some of its audiences (its own user's, up to confidential, role
+// hr, project p1 when the scope names it) and not others.
+var AudienceReader = tenure.Principal{UserID: "ann", TenantID: "acme", Authority: "employee", Clearance: tenure.Confidential,
+	Roles: []string{"hr"}}
+
+// WriteAudiences writes n objects of tenant acme in several audiences
+// (another user's, confidential, allow and deny roles, project p1), whose
+// contents repeat the words of a small vocabulary; later claims of one key
+// close earlier versions, and a few objects are hard-deleted. Another
+// tenant gets objects too. It is the fixture of the stores' tests of what
+// they keep per audience class.
+func WriteAudiences(t *testing.T, s tenure.Store, n int) {
+	t.Helper()
+	ctx := t.Context()
+	words := strings.Fields(`garden roses walking walked river boat painted painting sunrise lake dog rex`)
+	text := func(i int) string {
+		out := make([]string, 1+i%4)
+		for j := range out {
+			out[j] = words[(i*(j+3)+j)%len(words)]
+		}
+		return strings.Join(out, " ")
+	}
+	writer := tenure.Principal{UserID: "ann", TenantID: "acme", Authority: "policy", Clearance: tenure.HighlyRestricted,
+		Roles: []string{"sales"}, Permissions: []string{tenure.PermAnyUser}}
+	var ids []string
+	for i := range n {
+		o := tenure.Object{Key: "note." + strconv.Itoa(i), Value: jsonString("x"), Content: text(i), SecurityClassification: tenure.Public}
+		switch i % 5 {
+		case 1:
+			o.UserID = "bob"
+		case 2:
+			o.SecurityClassification = tenure.Confidential
+		case 3:
+			o.PermissionScope = tenure.PermissionScope{AllowRoles: []string{"sales", "hr"}, DenyRoles: []string{"intern"}}
+		case 4:
+			o.ProjectID = "p1"
+		}
+		if i%7 == 0 {
+			o.Key, o.Value = "note.same", jsonString("v"+strconv.Itoa(i)) // later claims close earlier versions
+		}
+		r, err := s.Put(ctx, writer, o)
+		if err != nil {
+			t.Fatalf("put %s: %v", o.Key, err)
+		}
+		if i%7 != 0 && i%5 != 1 && i%5 != 4 { // retired below, in the writer's scope
+			ids = append(ids, r.Object.ObjectID)
+		}
+	}
+	if _, err := s.Retire(ctx, writer, tenure.RetireOptions{ObjectIDs: ids[len(ids)/3 : len(ids)/2], Rule: tenure.RetireHardDelete}); err != nil {
+		t.Fatalf("retire: %v", err)
+	}
+	other := tenure.Principal{UserID: "zed", TenantID: "globex", Authority: "policy"}
+	for i := range n / 4 {
+		if _, err := s.Put(ctx, other, tenure.Object{Key: "other." + strconv.Itoa(i), Value: jsonString("x"), Content: text(i)}); err != nil {
+			t.Fatalf("put other.%d: %v", i, err)
+		}
+	}
+}
+
+// ClassKey is what tests compare audience classes counted apart by (by a
+// store as it writes and by a migration): the tenant and the canonical
+// form (engine.Audience) of the class's audience.
+func ClassKey(t *testing.T, tenant, audience string) string {
+	t.Helper()
+	var o tenure.Object
+	if err := json.Unmarshal([]byte(audience), &o); err != nil {
+		t.Fatalf("audience %s: %v", audience, err)
+	}
+	return tenant + " " + engine.Audience(&o)
 }
