@@ -213,7 +213,10 @@ type VersionQuery struct {
 // (their limits count only those), so that an object the principal cannot
 // read never takes the place of one it can; the always and as-of legs
 // return only those too, unless Withheld is set (a compilation whose
-// trace lists what its gates withheld).
+// trace lists what its gates withheld). Keep must decide on what
+// Audience encodes (and the tenant) only: the full-text leg asks it once
+// per audience class (ReadableClasses), and ranks with the statistics of
+// the classes it keeps.
 type CandidateFilter struct {
 	Words  []string
 	Limit  int

@@ -730,14 +730,25 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 	if o.Scope.Sandboxed() {
 		sandbox = o.ScopeID
 	}
-	if _, err := t.c.Exec(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
+	var seq, lexemes int64
+	if err := t.c.QueryRow(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
 		session_id, user_id, project_id, task_id, sandbox_id, class_rank, always, memory_rank,
 		valid_from, valid_until, has_decay, tx_start, tx_end, body, search)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, $21, $22)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, $21, $22)
+		RETURNING seq, length(tsv)`,
 		o.TenantID, o.ObjectID, o.Version, o.Key, string(o.Layer), string(o.ObjectType), string(o.Scope), string(o.Status),
 		o.SessionID, o.UserID, o.ProjectID, o.TaskID, sandbox, o.SecurityClassification.Rank(), o.AlwaysCandidate(), o.FoundationRank(),
-		nanos(o.ValidFrom), nullNanos(o.ValidUntil), o.DecayRule != nil, nanos(o.TxStart), string(body), noNUL(o.SearchText())); err != nil {
+		nanos(o.ValidFrom), nullNanos(o.ValidUntil), o.DecayRule != nil, nanos(o.TxStart), string(body), noNUL(o.SearchText())).Scan(&seq, &lexemes); err != nil {
 		return fmt.Errorf("insert object %s v%d: %w", o.ObjectID, o.Version, err)
+	}
+	// The object's audience class (migration 0009) counts it.
+	if _, err := t.c.Exec(ctx, `WITH c AS (INSERT INTO object_classes (tenant_id, audience, user_id, project_id, session_id, task_id,
+		sandbox_id, class_rank, docs, lexemes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9)
+		ON CONFLICT (tenant_id, audience) DO UPDATE SET docs = object_classes.docs + 1, lexemes = object_classes.lexemes + excluded.lexemes
+		RETURNING id)
+		UPDATE objects SET fts_class = (SELECT id FROM c) WHERE seq = $10`,
+		o.TenantID, engine.Audience(o), o.UserID, o.ProjectID, o.SessionID, o.TaskID, sandbox, o.SecurityClassification.Rank(), lexemes, seq); err != nil {
+		return fmt.Errorf("count object %s v%d: %w", o.ObjectID, o.Version, err)
 	}
 	if len(o.DependsOn) > 0 {
 		if _, err := t.c.Exec(ctx, `INSERT INTO object_deps (tenant_id, ref, object_id) SELECT $1, r, $3 FROM unnest($2::text[]) r
@@ -761,18 +772,38 @@ func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at 
 	if err := t.as(ctx, tenant); err != nil {
 		return err
 	}
-	tag, err := t.c.Exec(ctx, `UPDATE objects SET tx_end = $1 WHERE tenant_id = $2 AND object_id = $3 AND version = $4 AND tx_end IS NULL`,
-		nanos(at), tenant, id, version)
+	var class, lexemes int64
+	err := t.c.QueryRow(ctx, `UPDATE objects SET tx_end = $1 WHERE tenant_id = $2 AND object_id = $3 AND version = $4 AND tx_end IS NULL
+		RETURNING fts_class, length(tsv)`, nanos(at), tenant, id, version).Scan(&class, &lexemes)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("close object %s v%d: no open version", id, version)
+	}
 	if err != nil {
 		return err
 	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("close object %s v%d: no open version", id, version)
+	if err := t.uncount(ctx, tenant, class, lexemes); err != nil {
+		return err
 	}
 	if _, err = t.c.Exec(ctx, `DELETE FROM object_deps WHERE tenant_id = $1 AND object_id = $2`, tenant, id); err != nil {
 		return err
 	}
 	return t.unindexEntities(ctx, tenant, id)
+}
+
+// uncount takes an open object of class, of lexemes lexemes, out of its
+// audience class's statistics as it leaves the index, and deletes the
+// class once empty.
+func (t *writeTx) uncount(ctx context.Context, tenant string, class, lexemes int64) error {
+	var docs int64
+	err := t.c.QueryRow(ctx, `UPDATE object_classes SET docs = docs - 1, lexemes = lexemes - $3 WHERE tenant_id = $1 AND id = $2
+		RETURNING docs`, tenant, class, lexemes).Scan(&docs)
+	if err != nil {
+		return fmt.Errorf("uncount object: class %d: %w", class, err)
+	}
+	if docs <= 0 {
+		_, err = t.c.Exec(ctx, `DELETE FROM object_classes WHERE tenant_id = $1 AND id = $2`, tenant, class)
+	}
+	return err
 }
 
 func (t *writeTx) Touch(ctx context.Context, o *tenure.Object) error {
@@ -805,6 +836,16 @@ func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone
 			return err
 		}
 		audience = string(b)
+	}
+	var class, lexemes int64
+	switch err := t.c.QueryRow(ctx, `SELECT fts_class, length(tsv) FROM objects WHERE tenant_id = $1 AND object_id = $2 AND tx_end IS NULL`,
+		tenant, tb.ObjectID).Scan(&class, &lexemes); {
+	case err == nil:
+		if err := t.uncount(ctx, tenant, class, lexemes); err != nil {
+			return err
+		}
+	case !errors.Is(err, pgx.ErrNoRows):
+		return err
 	}
 	for _, q := range []string{`DELETE FROM objects WHERE tenant_id = $1 AND object_id = $2`,
 		`DELETE FROM object_deps WHERE tenant_id = $1 AND object_id = $2`} {

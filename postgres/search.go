@@ -22,11 +22,12 @@ import (
 // with k1 = 1.2, b = 0.75, idf(t) = max(ln((N − n(t) + 0.5)/(n(t) + 0.5)),
 // 1e-6), tf the term's occurrences weighted by column (tsvector weight A
 // 1.0, B 0.5 — messages' speaker — and unweighted D 1.0), len the row's
-// lexemes and N, n(t) and avglen counted over the tenant's rows: for
-// objects every open one, for messages those the reader may read (the
-// classes of migration 0006, so that messages it may not read never change
-// the scores of those it may). SQLite counts over every tenant's rows:
-// statistics here never mix tenants.
+// lexemes and N, n(t) and avglen counted over the tenant's rows the reader
+// may read: for objects the open ones of the audience classes it reads
+// (migration 0009, engine.ReadableClasses), for messages those of the view
+// classes of migration 0006 — so that rows it may not read never change
+// the scores of those it may, nor which of them are returned. SQLite
+// counts over the same rows (sqlite/object_rank.go, message_rank.go).
 // PostgreSQL's ts_rank has no idf, and ranking by it retrieved markedly
 // worse.
 
@@ -115,21 +116,27 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 			return err
 		}
 		if len(f.Words) > 0 && f.Limit > 0 {
-			// The words' lexemes and the open objects' statistics, in one
-			// round trip.
+			// The words' lexemes, and the audience classes in the scope:
+			// the statistics are those of the classes the principal may
+			// read, and only their objects are matched (migration 0009).
 			var lexemes []string
-			var docs int64
-			var avg float64
-			if err := c.QueryRow(ctx, `SELECT (`+lexemesOf+`), count(*), coalesce(avg(length(tsv)), 1) FROM objects
-				WHERE tenant_id = $2 AND tx_end IS NULL`, f.Words, tenant).Scan(&lexemes, &docs, &avg); err != nil {
+			if err := c.QueryRow(ctx, `SELECT (`+lexemesOf+`)`, f.Words).Scan(&lexemes); err != nil {
 				return err
 			}
-			if len(lexemes) > 0 {
+			classes, err := objectClasses(ctx, c, tenant, scope, sargs)
+			if err != nil {
+				return err
+			}
+			ids, docs, lex, err := engine.ReadableClasses(tenant, classes, f.Keep)
+			if err != nil {
+				return err
+			}
+			if len(lexemes) > 0 && docs > 0 {
 				tsq := anyOf(lexemes)
-				ranked := bm25(`objects`, `m.tx_end IS NULL`, []string{"seq", "user_id", "project_id", "session_id", "task_id", "sandbox_id", "class_rank"},
-					"o", scope, []string{"seq"})
+				ranked := bm25(`objects`, `m.tx_end IS NULL AND m.fts_class = ANY(?::bigint[])`, []string{"seq"}, "o", "true", []string{"seq"})
 				q := `SELECT o.seq, o.body, o.tx_end FROM (` + ranked + ` LIMIT ?) r JOIN objects o ON o.seq = r.seq ORDER BY r.score DESC, o.seq`
-				if err := add(firstKept(ctx, c, q, append([]any{lexemes, tsq, tenant, docs, max(avg, 1)}, sargs...), f.Limit, keep)); err != nil {
+				avg := max(float64(lex)/float64(docs), 1)
+				if err := add(all(queryObjects(ctx, c, q, lexemes, tsq, tenant, ids, docs, avg, f.Limit))); err != nil {
 					return err
 				}
 			}
@@ -152,6 +159,26 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 		return nil
 	})
 	return out, err
+}
+
+// objectClasses returns the audience classes of tenant's open objects
+// that pass the scope's prefilter (scopeFilter, on alias o).
+func objectClasses(ctx context.Context, c querier, tenant, scope string, args []any) ([]engine.ObjectClass, error) {
+	rows, err := c.Query(ctx, rebind(`SELECT o.id, o.audience, o.docs, o.lexemes FROM object_classes o WHERE o.tenant_id = ? AND `+scope),
+		append([]any{tenant}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []engine.ObjectClass
+	for rows.Next() {
+		var k engine.ObjectClass
+		if err := rows.Scan(&k.ID, &k.Audience, &k.Docs, &k.Length); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
 }
 
 // firstKept returns the first n rows of query that keep keeps; the query

@@ -15,7 +15,7 @@ import (
 
 // tenantTables are the tables that hold a tenant's rows.
 var tenantTables = []string{"objects", "object_deps", "tombstones", "resolutions", "messages", "fts_stats", "fts_terms", "watermarks",
-	"api_keys", "workflows", "workflow_rounds", "workflow_deltas", "message_vectors", "entities", "entity_ops", "object_attributes", "memory_entities", "entity_names", "sessions", "session_states"}
+	"api_keys", "workflows", "workflow_rounds", "workflow_deltas", "message_vectors", "entities", "entity_ops", "object_attributes", "memory_entities", "entity_names", "sessions", "session_states", "object_classes"}
 
 // Row-level security keeps each tenant's rows to transactions that name
 // it: the role the store's queries run as sees nothing without a tenant,

@@ -448,6 +448,9 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 	if _, err := t.tx.ExecContext(ctx, `INSERT INTO objects_fts (rowid, text) VALUES (?, ?)`, seq, o.SearchText()); err != nil {
 		return fmt.Errorf("index object %s: %w", o.ObjectID, err)
 	}
+	if err := t.countObject(ctx, o, seq, sandbox); err != nil {
+		return fmt.Errorf("index object %s: %w", o.ObjectID, err)
+	}
 	for _, ref := range o.DependsOn {
 		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO object_deps (tenant_id, ref, object_id) VALUES (?, ?, ?)`,
 			o.TenantID, ref, o.ObjectID); err != nil {
@@ -455,6 +458,62 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 		}
 	}
 	return t.indexEntities(ctx, o)
+}
+
+// countObject adds the object just indexed as seq to its audience class
+// (engine.Audience; see object_rank.go) and names the class on its row.
+func (t *writeTx) countObject(ctx context.Context, o *tenure.Object, seq int64, sandbox string) error {
+	var sz []byte
+	if err := t.tx.QueryRowContext(ctx, `SELECT sz FROM objects_fts_docsize WHERE id = ?`, seq).Scan(&sz); err != nil {
+		return err
+	}
+	var class int64
+	err := t.tx.QueryRowContext(ctx, `INSERT INTO object_classes (tenant_id, audience, user_id, project_id, session_id, task_id, sandbox_id,
+		class_rank, docs, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+		ON CONFLICT (tenant_id, audience) DO UPDATE SET docs = docs + 1, tokens = tokens + excluded.tokens RETURNING id`,
+		o.TenantID, engine.Audience(o), o.UserID, o.ProjectID, o.SessionID, o.TaskID, sandbox, o.SecurityClassification.Rank(),
+		docSize(sz)).Scan(&class)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `UPDATE objects SET fts_class = ? WHERE seq = ?`, class, seq)
+	return err
+}
+
+// uncountObjects takes the open objects whose seqs query returns out of
+// their classes' statistics, before they leave the full-text index, and
+// deletes the classes they empty.
+func (t *writeTx) uncountObjects(ctx context.Context, query string, args ...any) error {
+	rows, err := t.tx.QueryContext(ctx, `SELECT o.fts_class, d.sz FROM objects o JOIN objects_fts_docsize d ON d.id = o.seq
+		WHERE o.seq IN (`+query+`)`, args...)
+	if err != nil {
+		return err
+	}
+	type gone struct{ class, tokens int64 }
+	var out []gone
+	for rows.Next() {
+		var g gone
+		var sz []byte
+		if err := rows.Scan(&g.class, &sz); err != nil {
+			rows.Close()
+			return err
+		}
+		g.tokens = docSize(sz)
+		out = append(out, g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, g := range out {
+		if _, err := t.tx.ExecContext(ctx, `UPDATE object_classes SET docs = docs - 1, tokens = tokens - ? WHERE id = ?`, g.tokens, g.class); err != nil {
+			return err
+		}
+		if _, err := t.tx.ExecContext(ctx, `DELETE FROM object_classes WHERE id = ? AND docs <= 0`, g.class); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at time.Time) error {
@@ -465,6 +524,9 @@ func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at 
 		return fmt.Errorf("close object %s v%d: no open version", id, version)
 	}
 	if err != nil {
+		return err
+	}
+	if err := t.uncountObjects(ctx, `SELECT ?`, seq); err != nil {
 		return err
 	}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM objects_fts WHERE rowid = ?`, seq); err != nil {
@@ -508,6 +570,9 @@ func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone
 			return err
 		}
 		audience = string(b)
+	}
+	if err := t.uncountObjects(ctx, `SELECT seq FROM objects WHERE tenant_id = ? AND object_id = ? AND tx_end IS NULL`, tenant, tb.ObjectID); err != nil {
+		return err
 	}
 	for _, q := range []string{`DELETE FROM objects_fts WHERE rowid IN (SELECT seq FROM objects WHERE tenant_id = ? AND object_id = ?)`,
 		`DELETE FROM objects WHERE tenant_id = ? AND object_id = ?`,

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -69,11 +70,13 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 		return nil, err
 	}
 	if len(f.Words) > 0 && f.Limit > 0 {
-		// CROSS JOIN: drive from the full-text match, never from objects.
-		if err := add(firstKept(ctx, db, `SELECT o.seq, o.body, o.tx_end FROM objects_fts m
-			CROSS JOIN objects o ON o.seq = m.rowid
-			WHERE objects_fts MATCH ? AND o.tenant_id = ? AND `+scope+` ORDER BY m.rank LIMIT ?`,
-			append([]any{ftsQuery(f.Words), tenant}, sargs...), f.Limit, keep)); err != nil {
+		// Ranked over what the principal may read (object_rank.go), so
+		// every hit is one it keeps.
+		seqs, err := objectHits(ctx, db, tenant, f, scope, sargs)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(all(objectsBySeq(ctx, db, seqs))); err != nil {
 			return nil, err
 		}
 	}
@@ -110,4 +113,16 @@ func firstKept(ctx context.Context, db *sql.DB, query string, args []any, n int,
 			return kept[:min(n, len(kept))], nil
 		}
 	}
+}
+
+// objectsBySeq returns the objects of seqs, in their order.
+func objectsBySeq(ctx context.Context, q querier, seqs []int64) ([]tenure.Object, error) {
+	if len(seqs) == 0 {
+		return nil, nil
+	}
+	list, err := json.Marshal(seqs)
+	if err != nil {
+		return nil, err
+	}
+	return queryObjects(ctx, q, `SELECT o.seq, o.body, o.tx_end FROM json_each(?) j CROSS JOIN objects o ON o.seq = j.value ORDER BY j.key`, string(list))
 }

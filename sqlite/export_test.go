@@ -1,6 +1,11 @@
 package sqlite
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/tenure-dev/tenure/engine"
+)
 
 // SetIndexBits narrows the full-text index's rowid partitions for a test
 // (see index.go), so that tenants, threads and positions spill; it
@@ -11,4 +16,12 @@ func SetIndexBits(t *testing.T, pos, thread, tenant int) {
 	p, th, tn := ftsPosBits, ftsThreadBits, ftsTenantBits
 	ftsPosBits, ftsThreadBits, ftsTenantBits = pos, thread, tenant
 	t.Cleanup(func() { ftsPosBits, ftsThreadBits, ftsTenantBits = p, th, tn })
+}
+
+// ObjectHits is the full-text leg of the store's compile candidates: the
+// seqs of the f.Limit best matches of f.Words among the objects of tenant
+// that f.Keep reads in f.Scope, best first.
+func ObjectHits(ctx context.Context, s *Store, tenant string, f engine.CandidateFilter) ([]int64, error) {
+	scope, args := scopeFilter(f)
+	return objectHits(ctx, s.DB(), tenant, f, scope, args)
 }

@@ -432,45 +432,17 @@ func (r *ranking) best(ctx context.Context) ([]hit, error) {
 	if len(r.order) == 0 || r.docs == 0 {
 		return nil, nil
 	}
-	n := float64(r.docs)
-	avgdl := float64(r.tokens) / n
-	idf := make([]float64, len(r.f.Words))
+	df := make([]float64, len(r.f.Words))
 	for _, m := range r.order {
 		for i, f := range m.lo {
 			if f > 0 {
-				idf[i]++
+				df[i]++
 			}
 		}
 	}
-	for i, hits := range idf {
-		idf[i] = math.Log((n - hits + 0.5) / (hits + 0.5))
-		if idf[i] <= 0 {
-			idf[i] = 1e-6
-		}
-	}
-	score := func(m *row, freq []float64) float64 {
-		d := float64(m.size)
-		s := 0.0
-		for i, f := range freq {
-			s += idf[i] * ((f * (bm25K1 + 1.0)) / (f + bm25K1*(1-bm25B+bm25B*d/avgdl)))
-		}
-		return s
-	}
-	cands := r.order
-	if r.f.Limit < len(r.order) {
-		lows := make([]float64, len(r.order))
-		for j, m := range r.order {
-			lows[j] = score(m, m.lo)
-		}
-		slices.SortFunc(lows, func(a, b float64) int { return cmp.Compare(b, a) })
-		floor := lows[r.f.Limit-1]
-		cands = nil
-		for _, m := range r.order {
-			if score(m, m.hi) >= floor {
-				cands = append(cands, m)
-			}
-		}
-	}
+	bm := newBM25(r.docs, r.tokens, df)
+	score := func(m *row, freq []float64) float64 { return bm.score(freq, float64(m.size)) }
+	cands := reachable(r.order, r.f.Limit, func(m *row) (float64, float64) { return score(m, m.lo), score(m, m.hi) })
 	if err := r.exact(ctx, cands); err != nil {
 		return nil, err
 	}

@@ -39,6 +39,7 @@ func RunMessages(t *testing.T, f MessageFactory) {
 	t.Run("WideMatches", func(t *testing.T) { testWideMatches(t, f) })
 	t.Run("Watermark", func(t *testing.T) { testWatermark(t, f) })
 	t.Run("Recent", func(t *testing.T) { testRecent(t, f) })
+	t.Run("ObjectRanking", func(t *testing.T) { testObjectRanking(t, f) })
 }
 
 func newMsgEnv(t *testing.T, f MessageFactory) (MessageStore, *Clock) {

@@ -172,10 +172,24 @@ func (p *oraclePair) runWorld(ctx context.Context, w *oracleWorld, ops int) worl
 			errs := p.hide(ctx, w, func(x oracleSide, owner tenure.Principal) error {
 				h := w.hidden.Clone()
 				h.TenantID = owner.TenantID
-				_, err := x.s.Put(ctx, owner, h)
-				return err
+				if _, err := x.s.Put(ctx, owner, h); err != nil {
+					return err
+				}
+				for j, text := range w.decoys[side(w, owner)] {
+					d := w.decoy(j, text)
+					d.TenantID = owner.TenantID
+					if _, err := x.s.Put(ctx, owner, d); err != nil {
+						return fmt.Errorf("decoy %d: %w", j, err)
+					}
+				}
+				return nil
 			})
 			res.hidden = errs[1] == nil
+			for _, err := range errs {
+				if err != nil && strings.HasPrefix(err.Error(), "decoy") {
+					res.divergence = append(res.divergence, "decoy", fmt.Sprintf("world %s: %v", w.tenant, err))
+				}
+			}
 			w.hiddenWritten = true
 		case deleteAt:
 			p.hide(ctx, w, func(x oracleSide, owner tenure.Principal) error {
@@ -219,6 +233,15 @@ func (p *oraclePair) hide(ctx context.Context, w *oracleWorld, write func(x orac
 		p.ids[i].mu.Unlock()
 	}
 	return errs
+}
+
+// side is 0 for world A's hidden writes (owner in the elsewhere
+// tenant), 1 for world B's.
+func side(w *oracleWorld, owner tenure.Principal) int {
+	if owner.TenantID == w.elsewhere {
+		return 0
+	}
+	return 1
 }
 
 // answer is an operation's response as compared: its JSON, or its error's

@@ -160,6 +160,11 @@ func (w *oracleWorld) randObject(p tenure.Principal, now time.Time) tenure.Objec
 			o.Supersedes = pick(rng, w.ids)
 		}
 	}
+	if rng.IntN(2) == 0 {
+		// Words the queries draw from, so that matches differ in terms
+		// and frequencies and their order depends on the statistics.
+		o.Content = w.decoyText()
+	}
 	if rng.IntN(15) == 0 {
 		w.setStateItem(&o, w.value())
 	}

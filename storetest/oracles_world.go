@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/tenure-dev/tenure"
 )
@@ -27,6 +28,13 @@ type oracleWorld struct {
 	// hiddenMsg is the owner's private message, nil when the world has
 	// none.
 	hiddenMsg *tenure.Message
+	// decoys are the texts of the owner's other hidden objects, hidden
+	// like the first and written right after it: decoys[0] world A's
+	// (into the elsewhere tenant), decoys[1] world B's (into the tenant).
+	// The two worlds draw them apart, so that the full-text statistics
+	// of what the actors may not read differ between the worlds, in
+	// their tenant and in another.
+	decoys [2][]string
 	// deleteHidden hard-deletes the hidden object half-way.
 	deleteHidden bool
 	// hiddenWritten is set once the hidden object is written: from then
@@ -67,6 +75,12 @@ func newOracleWorld(i int, seed uint64) *oracleWorld {
 			Role: "user", Content: pick(rng, oracleContents)}
 	}
 	w.hidden = w.hiddenObject(kind)
+	n := 1 + rng.IntN(4)
+	for i := range w.decoys {
+		for range n {
+			w.decoys[i] = append(w.decoys[i], w.decoyText())
+		}
+	}
 	w.deleteHidden = rng.IntN(5) == 0
 	users := slices.Clone(oracleUsers)
 	rng.Shuffle(len(users), func(a, b int) { users[a], users[b] = users[b], users[a] })
@@ -117,6 +131,24 @@ func (w *oracleWorld) hiddenObject(kind string) tenure.Object {
 		}
 	}
 	return h
+}
+
+// decoyText is one to six of the words queries draw from, repeats
+// allowed, so that matches and their frequencies vary.
+func (w *oracleWorld) decoyText() string {
+	words := make([]string, 1+w.rng.IntN(6))
+	for i := range words {
+		words[i] = pick(w.rng, oracleWords)
+	}
+	return strings.Join(words, " ")
+}
+
+// decoy is the owner's j-th other hidden object, with text: hidden from
+// the actors as the hidden object is, under a key of its own.
+func (w *oracleWorld) decoy(j int, text string) tenure.Object {
+	h := w.hidden
+	return tenure.Object{TenantID: h.TenantID, Key: fmt.Sprintf("memo.%d", j), Value: jsonString(oracleValues[j%len(oracleValues)]), Content: text,
+		UserID: h.UserID, SecurityClassification: h.SecurityClassification, PermissionScope: h.PermissionScope}
 }
 
 // actor is a random principal of the world that may not read what kind
