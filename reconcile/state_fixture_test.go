@@ -21,7 +21,9 @@ type stateCase struct {
 	// the reconciler, never tuned on), "held3" (written from other
 	// domains after "held" had been measured several times, before the
 	// third round of the lexicon, never tuned on) or "held4" (other
-	// domains again, written after that round was frozen).
+	// domains again, written after that round was frozen) or "held5"
+	// (other domains again, written before the fourth round and
+	// measured once before it, as its first look).
 	Split  string `json:"split"`
 	Domain string `json:"domain"`
 	// Kind is what the pair is: restatement, paraphrase, status,
@@ -156,6 +158,10 @@ var heldFloors = map[string]struct {
 	// (docs/benchmarks.md); the floors are those numbers less a margin.
 	"held3": {0.85, 0.90, 0.95, 0.50},
 	"held4": {0.85, 0.85, 0.95, 0.55},
+	// First look, before the fourth round: merge 0.95/0.61, supersede
+	// 0.85/0.96, one changed value merged. No floors until that round
+	// is measured.
+	"held5": {0, 0, 0, 0},
 }
 
 // TestStateFixture measures DecideState against testdata/state_cases.jsonl
@@ -174,7 +180,7 @@ func TestStateFixture(t *testing.T) {
 	if len(cases) < 200 || float64(held) < 0.3*float64(len(cases)) {
 		t.Fatalf("fixture has %d cases, %d held out; want at least 200, 30%% held out", len(cases), held)
 	}
-	splits := []string{"dev", "held", "held3", "held4"}
+	splits := []string{"dev", "held", "held3", "held4", "held5"}
 	scores := map[string]actionScores{}
 	for _, s := range splits {
 		scores[s] = actionScores{}
