@@ -77,6 +77,9 @@ type Analysis struct {
 	// InsteadCue is set for a bare "instead" or "after all": the text
 	// replaces something without naming it.
 	InsteadCue bool
+	// with and without record the prepositions: "ship without DRM" says
+	// no to what "ship with DRM" says yes to.
+	with, without bool
 }
 
 // insteadRes find what a text says it replaces. The first submatch is the
@@ -472,6 +475,7 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 		return Facet{}, 0 // "write one", "the two of us"
 	}
 	n := 1
+	head := -1 // the counted noun's token, when there is one
 	f := Facet{Kind: Quantity, Text: s.toks[i].raw}
 	switch u, isUnit := units[s.low(i+1)]; {
 	case currency != "":
@@ -482,10 +486,16 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 			f.Key = u.dim
 		}
 		n++
+	case frequencyWords[w]:
+		// "twice a day" counts times, whatever word stands before it.
+		f.Key = "times"
 	case s.low(i+1) != "" && !stopwords[s.low(i+1)] && !temporalPreps[s.low(i+1)] && isWordy(s.low(i+1)):
 		// The counted noun stays a word of the frame: two engineers
-		// and two designers are not one slot.
-		f.Key = "count:" + stem(s.low(i+1))
+		// and two designers are not one slot. It is the head of the
+		// phrase after the number, not its first modifier: "5,000
+		// hardcover copies" counts copies, as "5,000 copies" does.
+		head = s.countedHead(i + 1)
+		f.Key = "count:" + stem(s.low(head))
 	case i > 0 && s.isName(i-1):
 		return Facet{Kind: Version, Key: s.canon(i - 1), Value: w, Text: s.text(i-1, i+1)}, 1
 	default:
@@ -506,6 +516,14 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 				s.toks[k].used, s.toks[k+1].used = true, true
 			}
 		}
+	} else if p, ok := rateAdverbs[r]; ok {
+		// "twice daily" is "twice a day".
+		f.Key += "/" + p
+		if k == i+n {
+			n++
+		} else {
+			s.toks[k].used = true
+		}
 	}
 	f.Value = fmtNum(v)
 	var from int
@@ -515,7 +533,72 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	if flipped {
 		f.Text = "at most " + s.text(i, i+n)
 	}
+	if f.Bound == "" {
+		// "16 or older", "3 kW or more", "50 items max": the bound
+		// written after the number, or after the noun it counts, which
+		// stays a word of the frame.
+		at := i + n
+		if head >= at {
+			at = head + 1
+		}
+		if b, m, ok := s.boundAfter(at); ok {
+			f.Bound = b
+			if strings.HasPrefix(f.Key, "#") && ageWords[s.low(at+m-1)] {
+				f.Key, v = "duration", v*units["year"].size
+				f.Value = fmtNum(v)
+			}
+			if at == i+n {
+				n += m
+				f.Text = s.text(i, i+n)
+			} else {
+				for k := at; k < at+m; k++ {
+					s.toks[k].used = true
+				}
+				f.Text = s.text(i, at+m)
+			}
+		}
+	}
 	return f, n
+}
+
+// countedHead is the index of the head of the noun phrase that starts at
+// token i: the last of up to three words before a stopword, a preposition,
+// a number, a verb or the end ("hardcover copies", "backend engineers").
+func (s *scanner) countedHead(i int) int {
+	head := i
+	for k := i + 1; k < i+3 && k < len(s.toks); k++ {
+		w := s.low(k)
+		if w == "" || stopwords[w] || temporalPreps[w] || modals[w] || negations[w] || !isWordy(w) {
+			break
+		}
+		if _, ok := units[w]; ok || phrasePreps[w] || verbStems[stem(w)] || boundAfterPhrases[w] != "" {
+			break
+		}
+		head = k
+	}
+	return head
+}
+
+// boundAfter reads a bound written after a quantity at token i ("or
+// more", "or older", "at the latest", "max") and returns it and how many
+// tokens it takes.
+func (s *scanner) boundAfter(i int) (string, int, bool) {
+	if i >= len(s.toks) || s.toks[i].used {
+		return "", 0, false
+	}
+	for n := 3; n >= 1; n-- {
+		if i+n > len(s.toks) {
+			continue
+		}
+		var ws []string
+		for k := i; k < i+n; k++ {
+			ws = append(ws, s.toks[k].low)
+		}
+		if b, ok := boundAfterPhrases[strings.Join(ws, " ")]; ok {
+			return b, n, true
+		}
+	}
+	return "", 0, false
 }
 
 // isWordy reports whether w is a word of letters (a counted noun).
@@ -647,6 +730,12 @@ func (s *scanner) word(i int) {
 	case w == "instead":
 		s.a.InsteadCue = true
 		return
+	case w == "with":
+		s.a.with = true
+		return
+	case w == "without":
+		s.a.without = true
+		return
 	case negations[w]:
 		s.neg++
 		return
@@ -687,9 +776,43 @@ func (s *scanner) word(i int) {
 	if colors[w] || (w == "light" || w == "dark" || w == "pale") && colors[s.low(i+1)] {
 		name = true
 	}
+	if !name && s.compound(i) {
+		return
+	}
 	st := s.canon(i)
+	// After an article a verb's form is a noun or its modifier: "the
+	// draft contract", "the water bill".
+	verb := !name && !articles[s.low(i-1)] && (verbStems[st] || i == 0 && s.imperative())
 	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && s.a.typ != tenure.StateQuestion,
-		Verb: !name && (verbStems[st] || i == 0 && s.imperative()), at: i})
+		Verb: verb, at: i})
+}
+
+// compound reads token i, when it is a hyphenated word of plain parts, as
+// the words it joins, so that a modifier reads the same before a noun and
+// after it ("the third-floor corridor", "the corridor on the third
+// floor") and a noun made of a phrasal verb as the verb ("check-out" is
+// "check out"). It reports whether it did.
+func (s *scanner) compound(i int) bool {
+	parts := strings.Split(s.toks[i].low, "-")
+	if len(parts) < 2 || slices.ContainsFunc(parts, func(p string) bool { return len(p) < 2 || !isWordy(p) }) {
+		return false
+	}
+	if len(parts) == 2 && particles[parts[1]] {
+		st := s.canonOf(i, parts[0])
+		if v, ok := verbCanon[stem(parts[0])+"_"+parts[1]]; ok {
+			st = v
+		}
+		s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: s.toks[i].raw, Verb: true, at: i})
+		return true
+	}
+	for _, p := range parts {
+		if stopwords[p] || modals[p] {
+			continue
+		}
+		st := s.canonOf(i, p)
+		s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: p, Verb: verbStems[st], at: i})
+	}
+	return true
 }
 
 // imperative reports whether the text opens with a verb: its first word
@@ -714,8 +837,10 @@ func (s *scanner) nameAhead(i int) bool {
 }
 
 // canon is the comparison form of token i.
-func (s *scanner) canon(i int) string {
-	w := s.toks[i].low
+func (s *scanner) canon(i int) string { return s.canonOf(i, s.toks[i].low) }
+
+// canonOf is the comparison form of w, token i or a part of it.
+func (s *scanner) canonOf(i int, w string) string {
 	if a, ok := aliases[w]; ok {
 		w = a
 	}

@@ -162,6 +162,11 @@ func Compare(old, c *Item, cues Cues) Result {
 	same, why := sameSlot(old, c, d)
 	relaxed := false
 	switch {
+	case !same && why != "subject" && !cues.Additive && sameValues(old, c, d):
+		// Both items hold the same explicit values and share what they
+		// are about: a restatement in other words ("Bedtime for the
+		// children is 8 pm" after "The kids must be in bed by 8 pm").
+		same = true
 	case same || why == "subject" || cues.Additive || res.Overlap < minOverlap:
 	case cues.Reversal != "":
 		// The message says it replaces something, and this is the
@@ -231,6 +236,81 @@ func sameSlot(old, c *Item, d frameDiff) (bool, string) {
 	return len(d.onlyA) == 0 || len(d.onlyB) == 0 || len(d.plainA) == 0 && len(d.plainB) == 0, "frame"
 }
 
+// sameValues reports whether two items are one slot by what they hold
+// rather than by how they say it: they have the same explicit values
+// (quantities, dates, times, versions, names) and the same polarity, they
+// share a word that is not a verb (the head of what they are about, or
+// its synonym), and the words only one of them has are of one side or of
+// one kind: "Crew shifts cannot exceed 12 hours a day" says with a noun
+// what "The crew may work at most 12 hours a day" says with a verb. Two
+// items that each have a noun of their own are two things with one value
+// ("three quotes for the kitchen", "three quotes for the bathroom"); two
+// that each have a verb of their own do two things to one ("migrate the
+// staging database to RDS", "back up the staging database to RDS"). Items
+// that hold no value at all must share most of their words as well.
+func sameValues(old, c *Item, d frameDiff) bool {
+	if old.Negated != c.Negated || len(d.namesA) > 0 || len(d.namesB) > 0 || !sameFacets(old.Facets, c.Facets) {
+		return false
+	}
+	if len(old.Facets)+d.shared-d.sharedPlain == 0 && (d.overlap() < minValuelessOverlap || sharedNouns(old.Frame, c.Frame) < 2) {
+		return false
+	}
+	if sharedNouns(old.Frame, c.Frame) == 0 {
+		return false
+	}
+	nounA, verbA := wordKinds(d.onlyA)
+	nounB, verbB := wordKinds(d.onlyB)
+	return !(nounA && nounB) && !(verbA && verbB)
+}
+
+// minValuelessOverlap is the least frame overlap (Dice) of two items
+// without values that sameValues takes for one slot.
+const minValuelessOverlap = 0.75
+
+// wordKinds reports whether ws hold a noun (a word that is not a verb, a
+// name or a direction) and a verb.
+func wordKinds(ws []Word) (noun, verb bool) {
+	for _, w := range ws {
+		switch {
+		case w.Verb:
+			verb = true
+		case !w.Name && w.Stem != "to" && w.Stem != "from":
+			noun = true
+		}
+	}
+	return noun, verb
+}
+
+// sameFacets reports whether a and b hold the same values of the same
+// keys.
+func sameFacets(a, b []Facet) bool {
+	ga, gb := facetGroups(a), facetGroups(b)
+	if len(ga) != len(gb) {
+		return false
+	}
+	for k, va := range ga {
+		if !slices.Equal(va, gb[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedNouns counts the plain words of a that b has too and neither
+// uses as a verb.
+func sharedNouns(a, b []Word) int {
+	n := 0
+	for _, w := range uniq(a) {
+		if w.Name || w.Verb || w.Stem == "to" || w.Stem == "from" {
+			continue
+		}
+		if slices.ContainsFunc(b, func(x Word) bool { return !x.Name && !x.Verb && sameStem(w.Stem, x.Stem) }) {
+			n++
+		}
+	}
+	return n
+}
+
 // antonymPair finds a verb only old has and one only c has that are
 // antonyms.
 func antonymPair(d frameDiff) (Word, Word, bool) {
@@ -269,7 +349,7 @@ func without(ws []Word, w Word) []Word {
 // changed names the value that differs between two items of one slot, or
 // returns "".
 func changed(old, c *Item, d frameDiff) string {
-	if old.Negated != c.Negated {
+	if old.Negated != c.Negated || old.without != c.without && (old.with || c.with) {
 		return "negation"
 	}
 	if r := facetChange(old.Facets, c.Facets); r != "" {
@@ -397,8 +477,13 @@ func splitNames(ws []Word) (plain, names []Word) {
 	return plain, names
 }
 
+// containsWord reports whether ws hold w: a word of its stem, or the same
+// word as written where one reads as a name and the other does not ("Ines
+// takes ..." opens a sentence, "... to Ines" does not).
 func containsWord(ws []Word, w Word) bool {
-	return slices.ContainsFunc(ws, func(x Word) bool { return sameStem(x.Stem, w.Stem) })
+	return slices.ContainsFunc(ws, func(x Word) bool {
+		return sameStem(x.Stem, w.Stem) || x.Name != w.Name && strings.EqualFold(x.Text, w.Text)
+	})
 }
 
 // minOverlap is the least share of their frames two items on one slot
