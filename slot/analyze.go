@@ -489,7 +489,10 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	case frequencyWords[w]:
 		// "twice a day" counts times, whatever word stands before it.
 		f.Key = "times"
-	case s.low(i+1) != "" && !stopwords[s.low(i+1)] && !temporalPreps[s.low(i+1)] && isWordy(s.low(i+1)):
+	case s.low(i+1) != "" && !stopwords[s.low(i+1)] && !temporalPreps[s.low(i+1)] && isWordy(s.low(i+1)) &&
+		!(strings.HasSuffix(s.low(i+1), "ed") && verbStems[stem(s.low(i+1))]):
+		// ("order 4471 refunded" counts nothing: the word after the
+		// number is a participle.)
 		// The counted noun stays a word of the frame: two engineers
 		// and two designers are not one slot. It is the head of the
 		// phrase after the number, not its first modifier: "5,000

@@ -172,9 +172,10 @@ func Compare(old, c *Item, cues Cues) Result {
 		// The message says it replaces something, and this is the
 		// closest thing.
 		same, relaxed = true, true
-	case cues.Restated:
-		// The message says it repeats something: the same slot, whose
-		// values still decide.
+	case cues.Restated || closes(old, c) && res.Overlap >= minValuelessOverlap:
+		// The message says it repeats something, or the new item
+		// closes an open one it mostly restates ("Skis returned to the
+		// rental shop"): the same slot, whose values still decide.
 		same = true
 	}
 	if !same {
@@ -234,6 +235,12 @@ func sameSlot(old, c *Item, d frameDiff) (bool, string) {
 	// One frame holds the other, or they differ only in names (a value
 	// replaced by another).
 	return len(d.onlyA) == 0 || len(d.onlyB) == 0 || len(d.plainA) == 0 && len(d.plainB) == 0, "frame"
+}
+
+// closes reports whether c reports done, or answered, what old leaves
+// open.
+func closes(old, c *Item) bool {
+	return old.StateItem.Status == "open" && (c.StateItem.Status == "done" || c.StateItem.Status == "answered")
 }
 
 // sameValues reports whether two items are one slot by what they hold

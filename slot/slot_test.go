@@ -177,6 +177,7 @@ func TestCompare(t *testing.T) {
 		{it(c, "Check-out is at 10 am"), it(c, "Guests have to check out by 10 am"), "", slot.Same, "restated"},
 		{it(d, "Assign the contracts to Ines"), it(d, "Ines gets the contracts assigned"), "", slot.Same, "restated"},
 		{it(d, "Take the children to the farm on the spring outing"), it(d, "The spring outing will be a trip to the farm with the children"), "", slot.Same, "restated"},
+		{it(a, "Refund the duplicate charge for order 4471"), it(a, "Duplicate charge for order 4471 refunded"), "", slot.Same, "restated"},
 		// ... but not two things with one value, two things done to one,
 		// or a value said with and without.
 		{it(a, "Get three quotes for the kitchen"), it(a, "Get three quotes for the bathroom"), "", slot.Different, "subject"},
@@ -196,6 +197,27 @@ func TestCompare(t *testing.T) {
 				t.Errorf("Compare = %s (%s), want %s (%s)", r.Relation, r.Reason, x.want, x.reason)
 			}
 		})
+	}
+}
+
+// An item reported done closes the open item it restates, though the
+// words differ more than a restatement's may.
+func TestCompareClosingStatus(t *testing.T) {
+	item := func(text, status string) *slot.Item {
+		return slot.NewItem(&tenure.StateItem{Type: tenure.StateAction, Text: text, Status: status})
+	}
+	old := item("Return the rented skis to the shop", "open")
+	for _, x := range []struct {
+		new  *slot.Item
+		want slot.Relation
+	}{
+		{item("Skis returned to the rental shop", "done"), slot.Same},
+		{item("Skis returned to the rental shop", "open"), slot.Different},
+		{item("Boots returned to the rental shop on 3 March", "done"), slot.Different},
+	} {
+		if r := slot.Compare(old, x.new, slot.Cues{}); r.Relation != x.want {
+			t.Errorf("Compare(%q, %q %s) = %s (%s), want %s", old.Text, x.new.Text, x.new.Status, r.Relation, r.Reason, x.want)
+		}
 	}
 }
 
