@@ -446,6 +446,12 @@ func number(w string) (v float64, currency string, ok bool) {
 	return f * mult, currency, true
 }
 
+// isNumber reports whether w reads as a number.
+func isNumber(w string) bool {
+	_, _, ok := number(w)
+	return ok
+}
+
 // ordinal reads "60th", "1st" as a number.
 func ordinal(w string) (float64, bool) {
 	for _, suf := range []string{"st", "nd", "rd", "th"} {
@@ -474,6 +480,9 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	if _, word := numberWords[w]; word && (s.low(i+1) == "" || stopwords[s.low(i+1)] && s.low(i+1) != "more") && w != "once" && w != "twice" {
 		return Facet{}, 0 // "write one", "the two of us"
 	}
+	if w == "once" && s.low(i-1) == "at" {
+		return Facet{}, 0 // "at once" is "at the same time"
+	}
 	n := 1
 	head := -1 // the counted noun's token, when there is one
 	f := Facet{Kind: Quantity, Text: s.toks[i].raw}
@@ -501,6 +510,10 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 		f.Key = "count:" + stem(s.low(head))
 	case i > 0 && s.isName(i-1):
 		return Facet{Kind: Version, Key: s.canon(i - 1), Value: w, Text: s.text(i-1, i+1)}, 1
+	case (s.low(i+1) == "to" || s.low(i+1) == "and") && isNumber(s.low(i+2)):
+		// The low end of a range ("2 to 8 degrees", "between 2 and 8
+		// degrees"), however it is introduced.
+		f.Key = "#range"
 	default:
 		f.Key = "#" + s.low(i-1)
 	}
@@ -630,7 +643,7 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 			// "cannot cost more than" is a maximum: the negation is the
 			// bound's, not the statement's.
 			flipped := false
-			for k := i - n - 1; k >= 0 && k >= i-n-3; k-- {
+			for k := i - n - 1; k >= 0 && k >= i-n-maxNegationBefore; k-- {
 				if negations[s.toks[k].low] && !s.toks[k].used && b == boundMin {
 					s.toks[k].used = true
 					b, flipped = boundMax, true
@@ -658,6 +671,11 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 	}
 	return "", i, false
 }
+
+// maxNegationBefore is how many tokens before an upper bound a negation
+// may stand and still make it a lower one ("No episode may run longer
+// than 45 minutes").
+const maxNegationBefore = 4
 
 // maxNegationAfter is how many tokens after a lower bound a negation may
 // stand and still make it an upper one.
@@ -930,7 +948,7 @@ var verbCanon, verbStems = func() (map[string]string, map[string]bool) {
 	}
 	for v := range verbs {
 		all[verbStem(v)] = true
-		if strings.Contains(v, "_") {
+		if _, grouped := canon[verbStem(v)]; !grouped && strings.Contains(v, "_") {
 			canon[verbStem(v)] = verbStem(v)
 		}
 	}

@@ -26,7 +26,7 @@ var stopwords = fields(`a an the and or but if then so of to in on at by for fro
 	keeping stay stays stayed staying remain remains about around anyway though after including
 	include includes new old current existing usual usually first whole exactly later newer earlier
 	older latency duration length amount number level total setup process thing things stuff way kind
-	type again much many every because during while despite`)
+	type again much many every because during while despite between`)
 
 // choiceVerbs state that a choice was made; in a decision they say
 // nothing of what it is about ("use PostgreSQL", "go with PostgreSQL").
@@ -124,7 +124,7 @@ var verbGroups = [][]string{
 	{"remove", "delete", "clear", "erase"},
 	{"update", "refresh", "revise", "edit", "modify", "amend"},
 	{"find", "search", "locate", "source"},
-	{"collect", "gather", "obtain"},
+	{"collect", "gather", "obtain", "pick_up"},
 	{"start", "begin", "launch", "kick_off"},
 	{"finish", "complete", "wrap_up"},
 	{"share", "circulate", "distribute"},
@@ -309,10 +309,12 @@ var boundPhrases = func() map[string]string {
 		"not more than", "up to", "within", "maximum of", "a maximum of", "max", "maximum",
 		"not exceed", "cannot exceed", "can't exceed", "must not exceed", "should not exceed",
 		"never exceed", "don't exceed", "doesn't exceed", "no later than", "a hard limit of",
-		"hard limit of", "limit of", "limited to", "capped at", "cap of", "cap at"} {
+		"hard limit of", "limit of", "limited to", "capped at", "cap of", "cap at", "shorter than",
+		"earlier than", "lower than", "smaller than", "cheaper than"} {
 		m[p] = boundMax
 	}
 	for _, p := range []string{"over", "above", "more than", "at least", "no less than", "not less than",
+		"longer than", "later than", "greater than", "higher than", "bigger than", "larger than",
 		"minimum of", "a minimum of", "min", "minimum", "no fewer than"} {
 		m[p] = boundMin
 	}

@@ -71,6 +71,10 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateDecision, "Print 5,000 hardcover copies", []string{"quantity count:copi=5000"}},
 		{tenure.StateAction, "Label the 2,000 support tickets for the classifier", []string{"quantity count:ticket=2000"}},
 		{tenure.StateAction, "Plant 30 boxwood shrubs along the driveway", []string{"quantity count:shrub=30"}},
+		{tenure.StateConstraint, "No episode may run longer than 45 minutes", []string{"quantity duration=2700 max"}},
+		{tenure.StateConstraint, "Never take more than 4 dogs out at once", []string{"quantity count:dog=4 max"}},
+		{tenure.StateConstraint, "Store insulin between 2 and 8 degrees", []string{"quantity #range=2", "quantity count:degre=8"}},
+		{tenure.StateConstraint, "Store insulin at 2 to 8 degrees", []string{"quantity #range=2", "quantity count:degre=8"}},
 	} {
 		t.Run(c.text, func(t *testing.T) {
 			if diff := cmp.Diff(c.want, facets(slot.Analyze(c.typ, c.text))); diff != "" {
@@ -177,6 +181,8 @@ func TestCompare(t *testing.T) {
 		{it(c, "Check-out is at 10 am"), it(c, "Guests have to check out by 10 am"), "", slot.Same, "restated"},
 		{it(d, "Assign the contracts to Ines"), it(d, "Ines gets the contracts assigned"), "", slot.Same, "restated"},
 		{it(d, "Take the children to the farm on the spring outing"), it(d, "The spring outing will be a trip to the farm with the children"), "", slot.Same, "restated"},
+		{it(a, "Pick up Bruno from the Meyers at noon"), it(a, "Collect Bruno from the Meyers at noon"), "", slot.Same, "restated"},
+		{it(c, "Episodes must stay under 45 minutes"), it(c, "No episode may run longer than 45 minutes"), "", slot.Same, "restated"},
 		{it(a, "Refund the duplicate charge for order 4471"), it(a, "Duplicate charge for order 4471 refunded"), "", slot.Same, "restated"},
 		// ... but not two things with one value, two things done to one,
 		// or a value said with and without.
