@@ -489,6 +489,10 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	switch u, isUnit := units[s.low(i+1)]; {
 	case currency != "":
 		f.Key = "money:" + currency
+	case currencyWords[s.low(i+1)] != "":
+		// "500 dollars" is "$500".
+		f.Key = "money:" + currencyWords[s.low(i+1)]
+		n++
 	case isUnit:
 		f.Key, v = u.dim, v*u.size
 		if u.dim == "percent" || u.dim == "times" || u.dim == "person" || u.dim == "night" {

@@ -347,6 +347,11 @@ var phrasePreps = fields(`along across around near behind beside besides between
 // ageWords close a bound that measures age in years ("16 or older").
 var ageWords = fields(`older younger`)
 
+// currencyWords are currencies written after the amount ("500 dollars",
+// "120 euros"). "Pounds" also weigh, so it is left out.
+var currencyWords = map[string]string{"dollar": "usd", "dollars": "usd", "usd": "usd", "bucks": "usd",
+	"euro": "eur", "euros": "eur", "eur": "eur", "gbp": "gbp", "quid": "gbp", "yen": "jpy", "jpy": "jpy"}
+
 // frequencyWords count times ("twice a day").
 var frequencyWords = fields(`once twice thrice`)
 

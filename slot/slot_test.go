@@ -71,6 +71,7 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateDecision, "Print 5,000 hardcover copies", []string{"quantity count:copi=5000"}},
 		{tenure.StateAction, "Label the 2,000 support tickets for the classifier", []string{"quantity count:ticket=2000"}},
 		{tenure.StateAction, "Plant 30 boxwood shrubs along the driveway", []string{"quantity count:shrub=30"}},
+		{tenure.StateConstraint, "Keep the hotel under 120 euros a night", []string{"quantity money:eur/night=120 max"}},
 		{tenure.StateConstraint, "No episode may run longer than 45 minutes", []string{"quantity duration=2700 max"}},
 		{tenure.StateConstraint, "Never take more than 4 dogs out at once", []string{"quantity count:dog=4 max"}},
 		{tenure.StateConstraint, "Store insulin between 2 and 8 degrees", []string{"quantity #range=2", "quantity count:degre=8"}},
