@@ -758,6 +758,16 @@ func (s *scanner) word(i int) {
 	case w == "with":
 		s.a.with = true
 		return
+	case w == "off" && (s.low(i+1) == "limits" || s.low(i+1) == "limit"):
+		// "off limits" is "not allowed".
+		s.toks[i+1].used = true
+		s.neg++
+		return
+	case w == "off-limits":
+		s.neg++
+		return
+	case w == "time" && s.low(i-1) == "a" && s.low(i-2) == "at":
+		return // "at a time" is "at once"
 	case w == "without":
 		s.a.without = true
 		return

@@ -111,7 +111,7 @@ var verbGroups = [][]string{
 		"arrive", "arrival"},
 	{"schedule", "set_up", "arrange", "organize", "organise", "book", "reserve", "reschedule"},
 	{"cancel", "rid", "terminate", "end"},
-	{"give", "issue", "grant", "provide", "award"},
+	{"give", "issue", "grant", "provide", "award", "supply"},
 	{"submit", "upload", "publish"},
 	{"build", "write", "create", "make", "develop", "implement", "draft", "code"},
 	{"fix", "repair", "resolve", "patch", "mend"},

@@ -182,6 +182,8 @@ func TestCompare(t *testing.T) {
 		{it(c, "Check-out is at 10 am"), it(c, "Guests have to check out by 10 am"), "", slot.Same, "restated"},
 		{it(d, "Assign the contracts to Ines"), it(d, "Ines gets the contracts assigned"), "", slot.Same, "restated"},
 		{it(d, "Take the children to the farm on the spring outing"), it(d, "The spring outing will be a trip to the farm with the children"), "", slot.Same, "restated"},
+		{it(c, "Cleaners must not enter the server room"), it(c, "The server room is off limits for cleaners"), "", slot.Same, "restated"},
+		{it(c, "Walk no more than 4 dogs at a time"), it(c, "Never walk more than 4 dogs at once"), "", slot.Same, "restated"},
 		{it(a, "Pick up Bruno from the Meyers at noon"), it(a, "Collect Bruno from the Meyers at noon"), "", slot.Same, "restated"},
 		{it(c, "Episodes must stay under 45 minutes"), it(c, "No episode may run longer than 45 minutes"), "", slot.Same, "restated"},
 		{it(a, "Refund the duplicate charge for order 4471"), it(a, "Duplicate charge for order 4471 refunded"), "", slot.Same, "restated"},
