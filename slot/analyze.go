@@ -563,7 +563,7 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 		}
 		if b, m, ok := s.boundAfter(at); ok {
 			f.Bound = b
-			if strings.HasPrefix(f.Key, "#") && ageWords[s.low(at+m-1)] {
+			if strings.HasPrefix(f.Key, "#") && (ageWords[s.low(at+m-1)] || ageWords[s.low(i-1)]) {
 				f.Key, v = "duration", v*units["year"].size
 				f.Value = fmtNum(v)
 			}
@@ -696,7 +696,7 @@ func (s *scanner) relativeDateAt(i int) (Facet, int) {
 		return Facet{Kind: Date, Key: "date", Value: v, Text: s.text(i, i+n)}, n
 	}
 	switch {
-	case w == "every" && periods[strings.TrimSuffix(s.low(i+1), "s")]:
+	case (w == "every" || w == "each") && periods[strings.TrimSuffix(s.low(i+1), "s")]:
 		u := units[s.low(i+1)]
 		return Facet{Kind: Quantity, Key: u.dim, Value: fmtNum(u.size), Bound: "every", Text: s.text(i, i+2)}, 2
 	case (w == "next" || w == "this" || w == "last") && (periods[s.low(i+1)] || weekdays[s.low(i+1)] != "" || dayParts[s.low(i+1)]):
@@ -815,9 +815,11 @@ func (s *scanner) word(i int) {
 		return
 	}
 	st := s.canon(i)
-	// After an article a verb's form is a noun or its modifier: "the
-	// draft contract", "the water bill".
-	verb := !name && !articles[s.low(i-1)] && (verbStems[st] || i == 0 && s.imperative())
+	// After an article a verb's form is a noun or its modifier ("the
+	// draft contract", "the water bill"), and before "is" or "must" it
+	// is the subject ("Rent is due").
+	verb := !name && !articles[s.low(i-1)] && !beForms[s.low(i+1)] && !modals[s.low(i+1)] &&
+		(verbStems[st] || i == 0 && s.imperative())
 	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && s.a.typ != tenure.StateQuestion,
 		Verb: verb, at: i})
 }

@@ -303,15 +303,15 @@ func sameFacets(a, b []Facet) bool {
 	return true
 }
 
-// sharedNouns counts the plain words of a that b has too and neither
-// uses as a verb.
+// sharedNouns counts the plain words of a that b has too and one of
+// them uses as a noun ("Rent is due", "pay rent").
 func sharedNouns(a, b []Word) int {
 	n := 0
 	for _, w := range uniq(a) {
-		if w.Name || w.Verb || w.Stem == "to" || w.Stem == "from" {
+		if w.Name || w.Stem == "to" || w.Stem == "from" {
 			continue
 		}
-		if slices.ContainsFunc(b, func(x Word) bool { return !x.Name && !x.Verb && sameStem(w.Stem, x.Stem) }) {
+		if slices.ContainsFunc(b, func(x Word) bool { return !x.Name && !(x.Verb && w.Verb) && sameStem(w.Stem, x.Stem) }) {
 			n++
 		}
 	}

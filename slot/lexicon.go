@@ -344,8 +344,9 @@ var boundAfterPhrases = func() map[string]string {
 var phrasePreps = fields(`along across around near behind beside besides between inside outside
 	without within via toward towards against among beyond beneath underneath throughout per`)
 
-// ageWords close a bound that measures age in years ("16 or older").
-var ageWords = fields(`older younger`)
+// ageWords close a bound that measures age in years ("16 or older"), or
+// open it ("aged 18 and over").
+var ageWords = fields(`older younger aged age`)
 
 // currencyWords are currencies written after the amount ("500 dollars",
 // "120 euros"). "Pounds" also weigh, so it is left out.

@@ -71,6 +71,8 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateDecision, "Print 5,000 hardcover copies", []string{"quantity count:copi=5000"}},
 		{tenure.StateAction, "Label the 2,000 support tickets for the classifier", []string{"quantity count:ticket=2000"}},
 		{tenure.StateAction, "Plant 30 boxwood shrubs along the driveway", []string{"quantity count:shrub=30"}},
+		{tenure.StateConstraint, "Wine is sold to customers aged 18 and over", []string{"quantity duration=567648000 min"}},
+		{tenure.StateConstraint, "Rent is due on the 1st of each month", []string{"quantity ordinal=1", "quantity duration=2592000 every"}},
 		{tenure.StateConstraint, "Keep the hotel under 120 euros a night", []string{"quantity money:eur/night=120 max"}},
 		{tenure.StateConstraint, "No episode may run longer than 45 minutes", []string{"quantity duration=2700 max"}},
 		{tenure.StateConstraint, "Never take more than 4 dogs out at once", []string{"quantity count:dog=4 max"}},
