@@ -20,10 +20,10 @@ type stateCase struct {
 	// Split is "dev" (tuned on), "held" (written with the rest before
 	// the reconciler, never tuned on), "held3" (written from other
 	// domains after "held" had been measured several times, before the
-	// third round of the lexicon, never tuned on) or "held4" (other
+	// third round of the lexicon, never tuned on), "held4" (other
 	// domains again, written after that round was frozen) or "held5"
-	// (other domains again, written before the fourth round and
-	// measured once before it, as its first look).
+	// (other domains again, written before the fourth round and measured
+	// once before it, as its first look, never tuned on).
 	Split  string `json:"split"`
 	Domain string `json:"domain"`
 	// Kind is what the pair is: restatement, paraphrase, status,

@@ -133,8 +133,10 @@ type Result struct {
 // than ...") has Changed it, unless their subjects are plainly different.
 // Otherwise the slot is the same when one frame holds every plain word of
 // the other (names may differ: they are values), when both items name the
-// same Subject, or, with a reversal cue in the message, when the frames
-// share at least half their words. On the same slot, any difference of
+// same Subject, when they hold the same values and say what they are
+// about with other words (sameValues), when the new item closes the open
+// one it mostly restates, or, with a reversal cue in the message, when
+// the frames share at least half their words. On the same slot, any difference of
 // polarity, quantity (number, unit, rate or bound), date, time of day,
 // version, name, Value, owner or due date is a change, and a value the new
 // item adds is a refinement; else the items are the Same. A name replaced
