@@ -20,8 +20,10 @@ type stateCase struct {
 	// Split is "dev" (tuned on), "held" (written with the rest before
 	// the reconciler, never tuned on), "held3" (written from other
 	// domains after "held" had been measured several times, before the
-	// third round of the lexicon, never tuned on) or "held4" (other
-	// domains again, written after that round was frozen).
+	// third round of the lexicon, never tuned on), "held4" (other
+	// domains again, written after that round was frozen) or "held5"
+	// (other domains again, written before the fourth round and measured
+	// once before it, as its first look, never tuned on).
 	Split  string `json:"split"`
 	Domain string `json:"domain"`
 	// Kind is what the pair is: restatement, paraphrase, status,
@@ -152,10 +154,14 @@ var heldFloors = map[string]struct {
 	supersedePrecision, supersedeRecall, mergePrecision, mergeRecall float64
 }{
 	"held": {0.95, 0.95, 0.95, 0.75},
-	// Measured once after the third round of the lexicon
-	// (docs/benchmarks.md); the floors are those numbers less a margin.
-	"held3": {0.85, 0.90, 0.95, 0.50},
-	"held4": {0.85, 0.85, 0.95, 0.55},
+	// Measured after the fourth round (docs/benchmarks.md, "Round 4");
+	// the floors are those numbers less about one case.
+	"held3": {0.85, 0.90, 0.95, 0.60},
+	"held4": {0.85, 0.85, 0.95, 0.70},
+	// First look, before the fourth round: merge 0.95/0.61, supersede
+	// 0.85/0.96, one changed value merged; after it: merge 1.00/0.82,
+	// supersede 0.96/1.00, none merged.
+	"held5": {0.90, 0.95, 0.95, 0.78},
 }
 
 // TestStateFixture measures DecideState against testdata/state_cases.jsonl
@@ -174,7 +180,7 @@ func TestStateFixture(t *testing.T) {
 	if len(cases) < 200 || float64(held) < 0.3*float64(len(cases)) {
 		t.Fatalf("fixture has %d cases, %d held out; want at least 200, 30%% held out", len(cases), held)
 	}
-	splits := []string{"dev", "held", "held3", "held4"}
+	splits := []string{"dev", "held", "held3", "held4", "held5"}
 	scores := map[string]actionScores{}
 	for _, s := range splits {
 		scores[s] = actionScores{}

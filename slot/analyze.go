@@ -77,6 +77,9 @@ type Analysis struct {
 	// InsteadCue is set for a bare "instead" or "after all": the text
 	// replaces something without naming it.
 	InsteadCue bool
+	// with and without record the prepositions: "ship without DRM" says
+	// no to what "ship with DRM" says yes to.
+	with, without bool
 }
 
 // insteadRes find what a text says it replaces. The first submatch is the
@@ -443,6 +446,12 @@ func number(w string) (v float64, currency string, ok bool) {
 	return f * mult, currency, true
 }
 
+// isNumber reports whether w reads as a number.
+func isNumber(w string) bool {
+	_, _, ok := number(w)
+	return ok
+}
+
 // ordinal reads "60th", "1st" as a number.
 func ordinal(w string) (float64, bool) {
 	for _, suf := range []string{"st", "nd", "rd", "th"} {
@@ -471,23 +480,44 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	if _, word := numberWords[w]; word && (s.low(i+1) == "" || stopwords[s.low(i+1)] && s.low(i+1) != "more") && w != "once" && w != "twice" {
 		return Facet{}, 0 // "write one", "the two of us"
 	}
+	if w == "once" && s.low(i-1) == "at" {
+		return Facet{}, 0 // "at once" is "at the same time"
+	}
 	n := 1
+	head := -1 // the counted noun's token, when there is one
 	f := Facet{Kind: Quantity, Text: s.toks[i].raw}
 	switch u, isUnit := units[s.low(i+1)]; {
 	case currency != "":
 		f.Key = "money:" + currency
+	case currencyWords[s.low(i+1)] != "":
+		// "500 dollars" is "$500".
+		f.Key = "money:" + currencyWords[s.low(i+1)]
+		n++
 	case isUnit:
 		f.Key, v = u.dim, v*u.size
 		if u.dim == "percent" || u.dim == "times" || u.dim == "person" || u.dim == "night" {
 			f.Key = u.dim
 		}
 		n++
-	case s.low(i+1) != "" && !stopwords[s.low(i+1)] && !temporalPreps[s.low(i+1)] && isWordy(s.low(i+1)):
+	case frequencyWords[w]:
+		// "twice a day" counts times, whatever word stands before it.
+		f.Key = "times"
+	case s.low(i+1) != "" && !stopwords[s.low(i+1)] && !temporalPreps[s.low(i+1)] && isWordy(s.low(i+1)) &&
+		!(strings.HasSuffix(s.low(i+1), "ed") && verbStems[stem(s.low(i+1))]):
+		// ("order 4471 refunded" counts nothing: the word after the
+		// number is a participle.)
 		// The counted noun stays a word of the frame: two engineers
-		// and two designers are not one slot.
-		f.Key = "count:" + stem(s.low(i+1))
+		// and two designers are not one slot. It is the head of the
+		// phrase after the number, not its first modifier: "5,000
+		// hardcover copies" counts copies, as "5,000 copies" does.
+		head = s.countedHead(i + 1)
+		f.Key = "count:" + stem(s.low(head))
 	case i > 0 && s.isName(i-1):
 		return Facet{Kind: Version, Key: s.canon(i - 1), Value: w, Text: s.text(i-1, i+1)}, 1
+	case (s.low(i+1) == "to" || s.low(i+1) == "and") && isNumber(s.low(i+2)):
+		// The low end of a range ("2 to 8 degrees", "between 2 and 8
+		// degrees"), however it is introduced.
+		f.Key = "#range"
 	default:
 		f.Key = "#" + s.low(i-1)
 	}
@@ -506,6 +536,14 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 				s.toks[k].used, s.toks[k+1].used = true, true
 			}
 		}
+	} else if p, ok := rateAdverbs[r]; ok {
+		// "twice daily" is "twice a day".
+		f.Key += "/" + p
+		if k == i+n {
+			n++
+		} else {
+			s.toks[k].used = true
+		}
 	}
 	f.Value = fmtNum(v)
 	var from int
@@ -515,7 +553,72 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	if flipped {
 		f.Text = "at most " + s.text(i, i+n)
 	}
+	if f.Bound == "" {
+		// "16 or older", "3 kW or more", "50 items max": the bound
+		// written after the number, or after the noun it counts, which
+		// stays a word of the frame.
+		at := i + n
+		if head >= at {
+			at = head + 1
+		}
+		if b, m, ok := s.boundAfter(at); ok {
+			f.Bound = b
+			if strings.HasPrefix(f.Key, "#") && (ageWords[s.low(at+m-1)] || ageWords[s.low(i-1)]) {
+				f.Key, v = "duration", v*units["year"].size
+				f.Value = fmtNum(v)
+			}
+			if at == i+n {
+				n += m
+				f.Text = s.text(i, i+n)
+			} else {
+				for k := at; k < at+m; k++ {
+					s.toks[k].used = true
+				}
+				f.Text = s.text(i, at+m)
+			}
+		}
+	}
 	return f, n
+}
+
+// countedHead is the index of the head of the noun phrase that starts at
+// token i: the last of up to three words before a stopword, a preposition,
+// a number, a verb or the end ("hardcover copies", "backend engineers").
+func (s *scanner) countedHead(i int) int {
+	head := i
+	for k := i + 1; k < i+3 && k < len(s.toks); k++ {
+		w := s.low(k)
+		if w == "" || stopwords[w] || temporalPreps[w] || modals[w] || negations[w] || !isWordy(w) {
+			break
+		}
+		if _, ok := units[w]; ok || phrasePreps[w] || verbStems[stem(w)] || boundAfterPhrases[w] != "" {
+			break
+		}
+		head = k
+	}
+	return head
+}
+
+// boundAfter reads a bound written after a quantity at token i ("or
+// more", "or older", "at the latest", "max") and returns it and how many
+// tokens it takes.
+func (s *scanner) boundAfter(i int) (string, int, bool) {
+	if i >= len(s.toks) || s.toks[i].used {
+		return "", 0, false
+	}
+	for n := 3; n >= 1; n-- {
+		if i+n > len(s.toks) {
+			continue
+		}
+		var ws []string
+		for k := i; k < i+n; k++ {
+			ws = append(ws, s.toks[k].low)
+		}
+		if b, ok := boundAfterPhrases[strings.Join(ws, " ")]; ok {
+			return b, n, true
+		}
+	}
+	return "", 0, false
 }
 
 // isWordy reports whether w is a word of letters (a counted noun).
@@ -544,7 +647,7 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 			// "cannot cost more than" is a maximum: the negation is the
 			// bound's, not the statement's.
 			flipped := false
-			for k := i - n - 1; k >= 0 && k >= i-n-3; k-- {
+			for k := i - n - 1; k >= 0 && k >= i-n-maxNegationBefore; k-- {
 				if negations[s.toks[k].low] && !s.toks[k].used && b == boundMin {
 					s.toks[k].used = true
 					b, flipped = boundMax, true
@@ -573,6 +676,11 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 	return "", i, false
 }
 
+// maxNegationBefore is how many tokens before an upper bound a negation
+// may stand and still make it a lower one ("No episode may run longer
+// than 45 minutes").
+const maxNegationBefore = 4
+
 // maxNegationAfter is how many tokens after a lower bound a negation may
 // stand and still make it an upper one.
 const maxNegationAfter = 5
@@ -588,7 +696,7 @@ func (s *scanner) relativeDateAt(i int) (Facet, int) {
 		return Facet{Kind: Date, Key: "date", Value: v, Text: s.text(i, i+n)}, n
 	}
 	switch {
-	case w == "every" && periods[strings.TrimSuffix(s.low(i+1), "s")]:
+	case (w == "every" || w == "each") && periods[strings.TrimSuffix(s.low(i+1), "s")]:
 		u := units[s.low(i+1)]
 		return Facet{Kind: Quantity, Key: u.dim, Value: fmtNum(u.size), Bound: "every", Text: s.text(i, i+2)}, 2
 	case (w == "next" || w == "this" || w == "last") && (periods[s.low(i+1)] || weekdays[s.low(i+1)] != "" || dayParts[s.low(i+1)]):
@@ -647,6 +755,22 @@ func (s *scanner) word(i int) {
 	case w == "instead":
 		s.a.InsteadCue = true
 		return
+	case w == "with":
+		s.a.with = true
+		return
+	case w == "off" && (s.low(i+1) == "limits" || s.low(i+1) == "limit"):
+		// "off limits" is "not allowed".
+		s.toks[i+1].used = true
+		s.neg++
+		return
+	case w == "off-limits":
+		s.neg++
+		return
+	case w == "time" && s.low(i-1) == "a" && s.low(i-2) == "at":
+		return // "at a time" is "at once"
+	case w == "without":
+		s.a.without = true
+		return
 	case negations[w]:
 		s.neg++
 		return
@@ -687,9 +811,45 @@ func (s *scanner) word(i int) {
 	if colors[w] || (w == "light" || w == "dark" || w == "pale") && colors[s.low(i+1)] {
 		name = true
 	}
+	if !name && s.compound(i) {
+		return
+	}
 	st := s.canon(i)
+	// After an article a verb's form is a noun or its modifier ("the
+	// draft contract", "the water bill"), and before "is" or "must" it
+	// is the subject ("Rent is due").
+	verb := !name && !articles[s.low(i-1)] && !beForms[s.low(i+1)] && !modals[s.low(i+1)] &&
+		(verbStems[st] || i == 0 && s.imperative())
 	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && s.a.typ != tenure.StateQuestion,
-		Verb: !name && (verbStems[st] || i == 0 && s.imperative()), at: i})
+		Verb: verb, at: i})
+}
+
+// compound reads token i, when it is a hyphenated word of plain parts, as
+// the words it joins, so that a modifier reads the same before a noun and
+// after it ("the third-floor corridor", "the corridor on the third
+// floor") and a noun made of a phrasal verb as the verb ("check-out" is
+// "check out"). It reports whether it did.
+func (s *scanner) compound(i int) bool {
+	parts := strings.Split(s.toks[i].low, "-")
+	if len(parts) < 2 || slices.ContainsFunc(parts, func(p string) bool { return len(p) < 2 || !isWordy(p) }) {
+		return false
+	}
+	if len(parts) == 2 && particles[parts[1]] {
+		st := s.canonOf(i, parts[0])
+		if v, ok := verbCanon[stem(parts[0])+"_"+parts[1]]; ok {
+			st = v
+		}
+		s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: s.toks[i].raw, Verb: true, at: i})
+		return true
+	}
+	for _, p := range parts {
+		if stopwords[p] || modals[p] {
+			continue
+		}
+		st := s.canonOf(i, p)
+		s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: p, Verb: verbStems[st], at: i})
+	}
+	return true
 }
 
 // imperative reports whether the text opens with a verb: its first word
@@ -714,8 +874,10 @@ func (s *scanner) nameAhead(i int) bool {
 }
 
 // canon is the comparison form of token i.
-func (s *scanner) canon(i int) string {
-	w := s.toks[i].low
+func (s *scanner) canon(i int) string { return s.canonOf(i, s.toks[i].low) }
+
+// canonOf is the comparison form of w, token i or a part of it.
+func (s *scanner) canonOf(i int, w string) string {
 	if a, ok := aliases[w]; ok {
 		w = a
 	}
@@ -802,7 +964,7 @@ var verbCanon, verbStems = func() (map[string]string, map[string]bool) {
 	}
 	for v := range verbs {
 		all[verbStem(v)] = true
-		if strings.Contains(v, "_") {
+		if _, grouped := canon[verbStem(v)]; !grouped && strings.Contains(v, "_") {
 			canon[verbStem(v)] = verbStem(v)
 		}
 	}

@@ -133,8 +133,10 @@ type Result struct {
 // than ...") has Changed it, unless their subjects are plainly different.
 // Otherwise the slot is the same when one frame holds every plain word of
 // the other (names may differ: they are values), when both items name the
-// same Subject, or, with a reversal cue in the message, when the frames
-// share at least half their words. On the same slot, any difference of
+// same Subject, when they hold the same values and say what they are
+// about with other words (sameValues), when the new item closes the open
+// one it mostly restates, or, with a reversal cue in the message, when
+// the frames share at least half their words. On the same slot, any difference of
 // polarity, quantity (number, unit, rate or bound), date, time of day,
 // version, name, Value, owner or due date is a change, and a value the new
 // item adds is a refinement; else the items are the Same. A name replaced
@@ -162,14 +164,20 @@ func Compare(old, c *Item, cues Cues) Result {
 	same, why := sameSlot(old, c, d)
 	relaxed := false
 	switch {
+	case !same && why != "subject" && !cues.Additive && sameValues(old, c, d):
+		// Both items hold the same explicit values and share what they
+		// are about: a restatement in other words ("Bedtime for the
+		// children is 8 pm" after "The kids must be in bed by 8 pm").
+		same = true
 	case same || why == "subject" || cues.Additive || res.Overlap < minOverlap:
 	case cues.Reversal != "":
 		// The message says it replaces something, and this is the
 		// closest thing.
 		same, relaxed = true, true
-	case cues.Restated:
-		// The message says it repeats something: the same slot, whose
-		// values still decide.
+	case cues.Restated || closes(old, c) && res.Overlap >= minValuelessOverlap:
+		// The message says it repeats something, or the new item
+		// closes an open one it mostly restates ("Skis returned to the
+		// rental shop"): the same slot, whose values still decide.
 		same = true
 	}
 	if !same {
@@ -231,6 +239,87 @@ func sameSlot(old, c *Item, d frameDiff) (bool, string) {
 	return len(d.onlyA) == 0 || len(d.onlyB) == 0 || len(d.plainA) == 0 && len(d.plainB) == 0, "frame"
 }
 
+// closes reports whether c reports done, or answered, what old leaves
+// open.
+func closes(old, c *Item) bool {
+	return old.StateItem.Status == "open" && (c.StateItem.Status == "done" || c.StateItem.Status == "answered")
+}
+
+// sameValues reports whether two items are one slot by what they hold
+// rather than by how they say it: they have the same explicit values
+// (quantities, dates, times, versions, names) and the same polarity, they
+// share a word that is not a verb (the head of what they are about, or
+// its synonym), and the words only one of them has are of one side or of
+// one kind: "Crew shifts cannot exceed 12 hours a day" says with a noun
+// what "The crew may work at most 12 hours a day" says with a verb. Two
+// items that each have a noun of their own are two things with one value
+// ("three quotes for the kitchen", "three quotes for the bathroom"); two
+// that each have a verb of their own do two things to one ("migrate the
+// staging database to RDS", "back up the staging database to RDS"). Items
+// that hold no value at all must share most of their words as well.
+func sameValues(old, c *Item, d frameDiff) bool {
+	if old.Negated != c.Negated || len(d.namesA) > 0 || len(d.namesB) > 0 || !sameFacets(old.Facets, c.Facets) {
+		return false
+	}
+	if len(old.Facets)+d.shared-d.sharedPlain == 0 && (d.overlap() < minValuelessOverlap || sharedNouns(old.Frame, c.Frame) < 2) {
+		return false
+	}
+	if sharedNouns(old.Frame, c.Frame) == 0 {
+		return false
+	}
+	nounA, verbA := wordKinds(d.onlyA)
+	nounB, verbB := wordKinds(d.onlyB)
+	return !(nounA && nounB) && !(verbA && verbB)
+}
+
+// minValuelessOverlap is the least frame overlap (Dice) of two items
+// without values that sameValues takes for one slot.
+const minValuelessOverlap = 0.75
+
+// wordKinds reports whether ws hold a noun (a word that is not a verb, a
+// name or a direction) and a verb.
+func wordKinds(ws []Word) (noun, verb bool) {
+	for _, w := range ws {
+		switch {
+		case w.Verb:
+			verb = true
+		case !w.Name && w.Stem != "to" && w.Stem != "from":
+			noun = true
+		}
+	}
+	return noun, verb
+}
+
+// sameFacets reports whether a and b hold the same values of the same
+// keys.
+func sameFacets(a, b []Facet) bool {
+	ga, gb := facetGroups(a), facetGroups(b)
+	if len(ga) != len(gb) {
+		return false
+	}
+	for k, va := range ga {
+		if !slices.Equal(va, gb[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedNouns counts the plain words of a that b has too and one of
+// them uses as a noun ("Rent is due", "pay rent").
+func sharedNouns(a, b []Word) int {
+	n := 0
+	for _, w := range uniq(a) {
+		if w.Name || w.Stem == "to" || w.Stem == "from" {
+			continue
+		}
+		if slices.ContainsFunc(b, func(x Word) bool { return !x.Name && !(x.Verb && w.Verb) && sameStem(w.Stem, x.Stem) }) {
+			n++
+		}
+	}
+	return n
+}
+
 // antonymPair finds a verb only old has and one only c has that are
 // antonyms.
 func antonymPair(d frameDiff) (Word, Word, bool) {
@@ -269,7 +358,7 @@ func without(ws []Word, w Word) []Word {
 // changed names the value that differs between two items of one slot, or
 // returns "".
 func changed(old, c *Item, d frameDiff) string {
-	if old.Negated != c.Negated {
+	if old.Negated != c.Negated || old.without != c.without && (old.with || c.with) {
 		return "negation"
 	}
 	if r := facetChange(old.Facets, c.Facets); r != "" {
@@ -397,8 +486,13 @@ func splitNames(ws []Word) (plain, names []Word) {
 	return plain, names
 }
 
+// containsWord reports whether ws hold w: a word of its stem, or the same
+// word as written where one reads as a name and the other does not ("Ines
+// takes ..." opens a sentence, "... to Ines" does not).
 func containsWord(ws []Word, w Word) bool {
-	return slices.ContainsFunc(ws, func(x Word) bool { return sameStem(x.Stem, w.Stem) })
+	return slices.ContainsFunc(ws, func(x Word) bool {
+		return sameStem(x.Stem, w.Stem) || x.Name != w.Name && strings.EqualFold(x.Text, w.Text)
+	})
 }
 
 // minOverlap is the least share of their frames two items on one slot

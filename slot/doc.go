@@ -9,8 +9,11 @@
 // day, versions), its polarity (negated or not) and the values it says it
 // replaces ("instead of PostgreSQL"). Compare relates two analyses: the
 // same slot with the same value, the same slot with a changed value, the
-// same slot with a value added (a refinement), or another slot. Parse
-// renders an item's subject and value as short strings.
+// same slot with a value added (a refinement), or another slot. Two items
+// are on one slot by their frames, or by their values: the same explicit
+// values, a shared noun, and words of their own that differ only on one
+// side or only in kind. Parse renders an item's subject and value as
+// short strings.
 //
 // Everything here is pure and deterministic: no I/O, no clock, no model.
 package slot

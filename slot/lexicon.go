@@ -26,7 +26,7 @@ var stopwords = fields(`a an the and or but if then so of to in on at by for fro
 	keeping stay stays stayed staying remain remains about around anyway though after including
 	include includes new old current existing usual usually first whole exactly later newer earlier
 	older latency duration length amount number level total setup process thing things stuff way kind
-	type again much many every because during while despite`)
+	type again much many every because during while despite between`)
 
 // choiceVerbs state that a choice was made; in a decision they say
 // nothing of what it is about ("use PostgreSQL", "go with PostgreSQL").
@@ -48,6 +48,9 @@ var riskVerbs = fields(`cause causes caused causing see sees saw seeing face fac
 
 // determiners before a word make it a noun: "a call" is a meeting.
 var determiners = fields(`a an the this that our your my their his her its another every each`)
+
+// articles before a word make it a noun or a noun's modifier.
+var articles = fields(`a an the`)
 
 // polarityWords carry a statement's polarity: negations flip it; the
 // modal and permissive words are dropped from the frame.
@@ -98,7 +101,7 @@ var synonyms = map[string]string{
 	"storing": "store", "stored": "store", "storage": "store", "warm": "weather", "hot": "weather",
 	"cold": "weather", "temperature": "weather", "temperatures": "weather", "sunny": "weather",
 	"chilly": "weather", "responsible": "own", "responsibility": "own", "food": "eat", "meal": "eat",
-	"meals": "eat",
+	"meals": "eat", "fee": "cost", "fees": "cost",
 }
 
 // verbGroups are verbs that say the same of an item, the first of each
@@ -108,7 +111,7 @@ var verbGroups = [][]string{
 		"arrive", "arrival"},
 	{"schedule", "set_up", "arrange", "organize", "organise", "book", "reserve", "reschedule"},
 	{"cancel", "rid", "terminate", "end"},
-	{"give", "issue", "grant", "provide", "award"},
+	{"give", "issue", "grant", "provide", "award", "supply"},
 	{"submit", "upload", "publish"},
 	{"build", "write", "create", "make", "develop", "implement", "draft", "code"},
 	{"fix", "repair", "resolve", "patch", "mend"},
@@ -121,7 +124,7 @@ var verbGroups = [][]string{
 	{"remove", "delete", "clear", "erase"},
 	{"update", "refresh", "revise", "edit", "modify", "amend"},
 	{"find", "search", "locate", "source"},
-	{"collect", "gather", "obtain"},
+	{"collect", "gather", "obtain", "pick_up"},
 	{"start", "begin", "launch", "kick_off"},
 	{"finish", "complete", "wrap_up"},
 	{"share", "circulate", "distribute"},
@@ -138,6 +141,7 @@ var verbGroups = [][]string{
 	{"test", "try"},
 	{"postpone", "defer", "push_back", "delay"},
 	{"miss", "slip", "overrun"},
+	{"fail", "break", "break_down", "malfunction", "crash"},
 	{"escalate", "pass_on", "hand_off", "hand_over"},
 	{"respond", "answer", "reply"},
 	{"clean", "tidy", "tidy_up", "clean_up"},
@@ -258,6 +262,32 @@ var units = func() map[string]unit {
 	add("times", 1, "time times x")
 	add("person", 1, "people person persons guests guest")
 	add("night", 1, "night nights")
+	// Measures of the physical world, so that "200kg" reads as "200 kg"
+	// and "1.5 km" as "1,500 metres". Units that are also common words or
+	// other things ("m", "g", "l", "pound") are left out.
+	add("mass", 0.001, "mg milligram milligrams")
+	add("mass", 1, "gram grams")
+	add("mass", 1e3, "kg kgs kilo kilos kilogram kilograms")
+	add("mass", 453.59237, "lb lbs")
+	add("mass", 1e6, "ton tons tonne tonnes")
+	add("length", 0.001, "mm millimetre millimetres millimeter millimeters")
+	add("length", 0.01, "cm centimetre centimetres centimeter centimeters")
+	add("length", 1, "metre metres meter meters")
+	add("length", 1e3, "km kilometre kilometres kilometer kilometers")
+	add("length", 0.0254, "inch inches")
+	add("length", 0.3048, "ft foot feet")
+	add("length", 1609.344, "mile miles")
+	add("volume", 0.001, "ml millilitre millilitres milliliter milliliters")
+	add("volume", 1, "litre litres liter liters")
+	add("power", 1, "watt watts")
+	add("power", 1e3, "kw kilowatt kilowatts")
+	add("power", 1e6, "mw megawatt megawatts")
+	add("energy", 1, "wh")
+	add("energy", 1e3, "kwh")
+	add("energy", 1e6, "mwh")
+	add("speed", 1, "kph")
+	add("speed", 1.609344, "mph")
+	add("speed", 1.852, "knot knots kn")
 	return m
 }()
 
@@ -279,16 +309,56 @@ var boundPhrases = func() map[string]string {
 		"not more than", "up to", "within", "maximum of", "a maximum of", "max", "maximum",
 		"not exceed", "cannot exceed", "can't exceed", "must not exceed", "should not exceed",
 		"never exceed", "don't exceed", "doesn't exceed", "no later than", "a hard limit of",
-		"hard limit of", "limit of", "limited to", "capped at", "cap of", "cap at"} {
+		"hard limit of", "limit of", "limited to", "capped at", "cap of", "cap at", "shorter than",
+		"earlier than", "lower than", "smaller than", "cheaper than"} {
 		m[p] = boundMax
 	}
 	for _, p := range []string{"over", "above", "more than", "at least", "no less than", "not less than",
+		"longer than", "later than", "greater than", "higher than", "bigger than", "larger than",
 		"minimum of", "a minimum of", "min", "minimum", "no fewer than"} {
 		m[p] = boundMin
 	}
 	m["exceed"] = boundMin
 	return m
 }()
+
+// boundAfterPhrases are the words after a number that make it a bound
+// ("16 or older", "3 kW or more", "noon at the latest").
+var boundAfterPhrases = func() map[string]string {
+	m := map[string]string{}
+	for _, p := range []string{"or less", "or fewer", "or under", "or below", "or lower", "or earlier",
+		"or younger", "or sooner", "or shorter", "at most", "at the latest", "at the most", "max",
+		"maximum", "tops"} {
+		m[p] = boundMax
+	}
+	for _, p := range []string{"or more", "or over", "or above", "or higher", "or greater", "or later",
+		"or older", "or longer", "and up", "and over", "and above", "and older", "at least",
+		"at the earliest", "at the least", "minimum", "or better"} {
+		m[p] = boundMin
+	}
+	return m
+}()
+
+// phrasePreps are prepositions that stopwords and temporalPreps lack: a
+// noun phrase ends before them.
+var phrasePreps = fields(`along across around near behind beside besides between inside outside
+	without within via toward towards against among beyond beneath underneath throughout per`)
+
+// ageWords close a bound that measures age in years ("16 or older"), or
+// open it ("aged 18 and over").
+var ageWords = fields(`older younger aged age`)
+
+// currencyWords are currencies written after the amount ("500 dollars",
+// "120 euros"). "Pounds" also weigh, so it is left out.
+var currencyWords = map[string]string{"dollar": "usd", "dollars": "usd", "usd": "usd", "bucks": "usd",
+	"euro": "eur", "euros": "eur", "eur": "eur", "gbp": "gbp", "quid": "gbp", "yen": "jpy", "jpy": "jpy"}
+
+// frequencyWords count times ("twice a day").
+var frequencyWords = fields(`once twice thrice`)
+
+// rateAdverbs are written rates: "twice daily" is "twice a day".
+var rateAdverbs = map[string]string{"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week",
+	"monthly": "month", "yearly": "year", "annually": "year", "quarterly": "quarter"}
 
 // temporalPreps are the words after which a weekday, a month or a
 // relative day is a date of the item ("by Friday", "in June"), not part of

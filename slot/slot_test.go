@@ -45,7 +45,7 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateDecision, "Run three times a week", []string{"quantity times/week=3"}},
 		{tenure.StateDecision, "Release every two weeks", []string{"quantity duration=1209600 every"}},
 		{tenure.StateDecision, "Release every week", []string{"quantity duration=604800 every"}},
-		{tenure.StateDecision, "Hire two backend engineers", []string{"quantity count:backend=2"}},
+		{tenure.StateDecision, "Hire two backend engineers", []string{"quantity count:engin=2"}},
 		{tenure.StateDecision, "Use PostgreSQL 16 for the primary database", []string{"version postgresql=16"}},
 		{tenure.StateDecision, "Escalate the ticket to tier 2", []string{"quantity #tier=2"}},
 		{tenure.StateAction, "Send Maya the estimate by 10 May 2023", []string{"date date=2023-05-10"}},
@@ -60,6 +60,24 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateAction, "Refund 50% of the March invoice", []string{"quantity percent=50"}},
 		{tenure.StateQuestion, "What is the weather like in Lisbon in June?", []string{"date date=m:6"}},
 		{tenure.StateRisk, "Agents may share temporary passwords", nil},
+		// Bounds written after the number, rates as adverbs, physical
+		// units, and the head of the counted phrase.
+		{tenure.StateConstraint, "Volunteers have to be 16 or older", []string{"quantity duration=504576000 min"}},
+		{tenure.StateConstraint, "The heater needs 3 kW or more", []string{"quantity power=3000 min"}},
+		{tenure.StateConstraint, "Keep the batch at 50 items max", []string{"quantity count:item=50 max"}},
+		{tenure.StateAction, "Water the new lawn twice daily", []string{"quantity times/day=2"}},
+		{tenure.StateAction, "Water the new lawn twice a day", []string{"quantity times/day=2"}},
+		{tenure.StateAction, "Order 200kg of rye flour", []string{"quantity mass=200000"}},
+		{tenure.StateDecision, "Print 5,000 hardcover copies", []string{"quantity count:copi=5000"}},
+		{tenure.StateAction, "Label the 2,000 support tickets for the classifier", []string{"quantity count:ticket=2000"}},
+		{tenure.StateAction, "Plant 30 boxwood shrubs along the driveway", []string{"quantity count:shrub=30"}},
+		{tenure.StateConstraint, "Wine is sold to customers aged 18 and over", []string{"quantity duration=567648000 min"}},
+		{tenure.StateConstraint, "Rent is due on the 1st of each month", []string{"quantity ordinal=1", "quantity duration=2592000 every"}},
+		{tenure.StateConstraint, "Keep the hotel under 120 euros a night", []string{"quantity money:eur/night=120 max"}},
+		{tenure.StateConstraint, "No episode may run longer than 45 minutes", []string{"quantity duration=2700 max"}},
+		{tenure.StateConstraint, "Never take more than 4 dogs out at once", []string{"quantity count:dog=4 max"}},
+		{tenure.StateConstraint, "Store insulin between 2 and 8 degrees", []string{"quantity #range=2", "quantity count:degre=8"}},
+		{tenure.StateConstraint, "Store insulin at 2 to 8 degrees", []string{"quantity #range=2", "quantity count:degre=8"}},
 	} {
 		t.Run(c.text, func(t *testing.T) {
 			if diff := cmp.Diff(c.want, facets(slot.Analyze(c.typ, c.text))); diff != "" {
@@ -156,6 +174,29 @@ func TestCompare(t *testing.T) {
 		{it(c, "Deploys are not allowed on Fridays"), it(c, "Never deploy on a Friday"), "", slot.Same, "restated"},
 		{it(d, "Use GitHub Actions for CI"), it(d, "CI runs on GitHub Actions"), "", slot.Same, "restated"},
 		{it(tenure.StateRisk, "The database migration could cause downtime"), it(tenure.StateRisk, "We might see downtime during the database migration"), "", slot.Same, "restated"},
+		// The same explicit values and a shared head: one slot, said
+		// with other words.
+		{it(c, "The crew may work at most 12 hours a day"), it(c, "Crew shifts cannot exceed 12 hours a day"), "", slot.Same, "restated"},
+		{it(c, "Mooring fees are $40 a night"), it(c, "It costs $40 a night to moor here"), "", slot.Same, "restated"},
+		{it(a, "Order 200 kg of rye flour from Millers Co"), it(a, "Place an order with Millers Co for 200 kg of rye flour"), "", slot.Same, "restated"},
+		{it(d, "Print the first run of 5,000 copies in hardcover"), it(d, "The first print run will be 5,000 hardcover copies"), "", slot.Same, "restated"},
+		{it(a, "Clean the lobby on the second floor"), it(a, "Clean the second-floor lobby"), "", slot.Same, "restated"},
+		{it(c, "Check-out is at 10 am"), it(c, "Guests have to check out by 10 am"), "", slot.Same, "restated"},
+		{it(d, "Assign the contracts to Ines"), it(d, "Ines gets the contracts assigned"), "", slot.Same, "restated"},
+		{it(d, "Take the children to the farm on the spring outing"), it(d, "The spring outing will be a trip to the farm with the children"), "", slot.Same, "restated"},
+		{it(c, "Cleaners must not enter the server room"), it(c, "The server room is off limits for cleaners"), "", slot.Same, "restated"},
+		{it(c, "Walk no more than 4 dogs at a time"), it(c, "Never walk more than 4 dogs at once"), "", slot.Same, "restated"},
+		{it(a, "Pick up Bruno from the Meyers at noon"), it(a, "Collect Bruno from the Meyers at noon"), "", slot.Same, "restated"},
+		{it(c, "Episodes must stay under 45 minutes"), it(c, "No episode may run longer than 45 minutes"), "", slot.Same, "restated"},
+		{it(a, "Refund the duplicate charge for order 4471"), it(a, "Duplicate charge for order 4471 refunded"), "", slot.Same, "restated"},
+		// ... but not two things with one value, two things done to one,
+		// or a value said with and without.
+		{it(a, "Get three quotes for the kitchen"), it(a, "Get three quotes for the bathroom"), "", slot.Different, "subject"},
+		{it(a, "Migrate the staging database to RDS"), it(a, "Back up the staging database to RDS"), "", slot.Different, "subject"},
+		{it(a, "Pay the electricity bill by 15 March"), it(a, "Pay the water bill by 15 March"), "", slot.Different, "subject"},
+		{it(a, "Send the signed contract to Acme by Friday"), it(a, "Send the draft contract to Acme by Friday"), "", slot.Different, "subject"},
+		{it(d, "Serve the house salad without dressing"), it(d, "Serve the house salad with dressing"), "", slot.Changed, "negation"},
+		{it(c, "Volunteers must be at least 16 years old"), it(c, "Volunteers have to be 18 or older"), "", slot.Changed, "quantity"},
 		// Neighbours stay apart after the folding.
 		{it(a, "Call mom about the holidays"), it(a, "Call dad about the holidays"), "", slot.Different, "subject"},
 		{it(a, "Rerun the load tests"), it(a, "Rerun the unit tests"), "", slot.Different, "subject"},
@@ -167,6 +208,27 @@ func TestCompare(t *testing.T) {
 				t.Errorf("Compare = %s (%s), want %s (%s)", r.Relation, r.Reason, x.want, x.reason)
 			}
 		})
+	}
+}
+
+// An item reported done closes the open item it restates, though the
+// words differ more than a restatement's may.
+func TestCompareClosingStatus(t *testing.T) {
+	item := func(text, status string) *slot.Item {
+		return slot.NewItem(&tenure.StateItem{Type: tenure.StateAction, Text: text, Status: status})
+	}
+	old := item("Return the rented skis to the shop", "open")
+	for _, x := range []struct {
+		new  *slot.Item
+		want slot.Relation
+	}{
+		{item("Skis returned to the rental shop", "done"), slot.Same},
+		{item("Skis returned to the rental shop", "open"), slot.Different},
+		{item("Boots returned to the rental shop on 3 March", "done"), slot.Different},
+	} {
+		if r := slot.Compare(old, x.new, slot.Cues{}); r.Relation != x.want {
+			t.Errorf("Compare(%q, %q %s) = %s (%s), want %s", old.Text, x.new.Text, x.new.Status, r.Relation, r.Reason, x.want)
+		}
 	}
 }
 
