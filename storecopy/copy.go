@@ -163,6 +163,24 @@ func Copy(ctx context.Context, src *sql.DB, dst *pgx.Conn, progress func(table s
 		FROM messages m CROSS JOIN LATERAL unnest(m.tsv) u GROUP BY m.tenant_id, u.lexeme, m.user_id, m.persona_id, m.project_id`); err != nil {
 		return out, fmt.Errorf("copy: fts_stats: %w", err)
 	}
+	// So do the objects' audience classes (migration 0009), recounted
+	// from the copied open objects as that migration counts them.
+	if _, err := exec(ctx, dst, `DELETE FROM object_classes; UPDATE objects SET fts_class = 0 WHERE fts_class <> 0;
+		CREATE TEMP TABLE object_audiences ON COMMIT DROP AS
+		SELECT o.seq, o.tenant_id, jsonb_build_object('user_id', b -> 'user_id', 'persona_id', b -> 'persona_id',
+			'project_id', b -> 'project_id', 'session_id', b -> 'session_id', 'task_id', b -> 'task_id', 'scope', b -> 'scope',
+			'scope_id', b -> 'scope_id', 'security_classification', b -> 'security_classification',
+			'permission_scope', coalesce(b -> 'permission_scope', '{}'::jsonb))::text AS audience,
+			o.user_id, o.project_id, o.session_id, o.task_id, o.sandbox_id, o.class_rank, length(o.tsv) AS lexemes
+		FROM objects o CROSS JOIN LATERAL (SELECT o.body::jsonb AS b) x WHERE o.tx_end IS NULL;
+		INSERT INTO object_classes (tenant_id, audience, user_id, project_id, session_id, task_id, sandbox_id, class_rank, docs, lexemes)
+		SELECT tenant_id, audience, min(user_id), min(project_id), min(session_id), min(task_id), min(sandbox_id), min(class_rank),
+			count(*), coalesce(sum(lexemes), 0)
+		FROM object_audiences GROUP BY tenant_id, audience;
+		UPDATE objects o SET fts_class = c.id FROM object_audiences a JOIN object_classes c ON c.tenant_id = a.tenant_id AND c.audience = a.audience
+		WHERE o.seq = a.seq`); err != nil {
+		return out, fmt.Errorf("copy: object_classes: %w", err)
+	}
 	return out, nil
 }
 
@@ -284,10 +302,11 @@ func upsert(t table, cols []string, n int) string {
 		}
 		b.WriteByte(')')
 	}
-	var sets []string
+	var sets, mine, theirs []string
 	for _, c := range cols {
 		if !slices.Contains(t.key, c) {
 			sets = append(sets, c+" = excluded."+c)
+			mine, theirs = append(mine, t.name+"."+c), append(theirs, "excluded."+c)
 		}
 	}
 	if len(sets) == 0 {
@@ -295,8 +314,9 @@ func upsert(t table, cols []string, n int) string {
 		return b.String()
 	}
 	b.WriteString(" ON CONFLICT (" + strings.Join(t.key, ", ") + ") DO UPDATE SET " + strings.Join(sets, ", "))
-	// Unchanged rows are not rewritten.
-	b.WriteString(" WHERE (" + t.name + ".*) IS DISTINCT FROM (excluded.*)")
+	// Unchanged rows are not rewritten; columns the copy does not write
+	// (objects' audience class, kept by the target) are not compared.
+	b.WriteString(" WHERE (" + strings.Join(mine, ", ") + ") IS DISTINCT FROM (" + strings.Join(theirs, ", ") + ")")
 	return b.String()
 }
 
