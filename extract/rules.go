@@ -133,6 +133,10 @@ type messageContext struct {
 	// person is the last person the message named by name ("Julia
 	// Park"), for the same; it is cleared when a relative is named.
 	person string
+	// org is the last organisation the message named, for a following
+	// "they": "Dunmore Estates is a family business, they've been letting
+	// since 1986".
+	org string
 	// addressee is whom "you" means: the other speaker of a two-person
 	// conversation, or "".
 	addressee string

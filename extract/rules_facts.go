@@ -86,6 +86,8 @@ var selfPatterns = []factPattern{
 var (
 	amA   = fp(`(?:'m|\s+am)\s+an?\s+(.+)`)
 	amThe = fp(`(?:'m|\s+am)\s+the\s+(?:new\s+)?(.+?)\s+(?:at|for|of)\s+([A-Z].*)$`)
+	// amTheBare is "I'm the new secretary", with no organisation.
+	amTheBare = fp(`(?:'m|\s+am)\s+(?:now\s+)?the\s+(?:new\s+|current\s+|acting\s+|interim\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})$`)
 )
 
 // Favourites name their attribute: "my favorite book is X", "X is my
@@ -110,6 +112,10 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		if !orgPredicateRe.MatchString(m[3]) {
 			out = append(out, r.apposition(mc, m[1], m[2])...)
 		}
+		if orgKindRe.MatchString("is " + m[2]) {
+			// "Greenhive, the beekeeping group, is based in Otley".
+			mc.org = m[1]
+		}
 		text = m[1] + " " + m[3]
 	} else if m := appositionFirstRe.FindStringSubmatch(discourseRe.ReplaceAllString(text, "")); m != nil {
 		if !orgPredicateRe.MatchString(m[3]) {
@@ -117,7 +123,7 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		}
 		text = m[2] + " " + m[3]
 	}
-	clauses := cutClauses(andSubjectRe.ReplaceAllString(text, ", $1"))
+	clauses := cutClauses(andNameRe.ReplaceAllString(andSubjectRe.ReplaceAllString(text, ", $1"), ", $1"))
 	if s.question {
 		// "My dad turns 60 next week, any gift ideas?" states a fact
 		// before it asks; the asking clause states nothing.
@@ -180,6 +186,16 @@ func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 			p := factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"}
 			fb.add(FactProfile, mc.subject, p, "job", v)
 			fb.add(FactProfile, mc.subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", m[2])
+		}
+	} else if m := amTheBare.FindTextSubmatch(ct); m != nil {
+		// "I'm the new secretary": a position in the group, or an
+		// occupation.
+		if v := titleOf(m[1]); isRole(v) {
+			attr := "job"
+			if w := words(v); roles[w[len(w)-1]] {
+				attr = "role"
+			}
+			fb.add(FactProfile, mc.subject, factPattern{kind: titleValue, conf: tenure.ConfidenceMedium, text: "%s is the %s"}, attr, v)
 		}
 	}
 	if m := favoriteRe.FindTextSubmatch(ct); m != nil {

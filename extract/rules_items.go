@@ -58,6 +58,9 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 	// who, the rest what.
 	if m := appositionRe.FindStringSubmatch(t); m != nil {
 		t = m[1] + " " + m[3]
+	} else if m := appositionFirstRe.FindStringSubmatch(t); m != nil {
+		// "Our practice manager, Greta Holm, will sign off the rota".
+		t = m[2] + " " + m[3]
 	}
 	tx := newText(t)
 	if hypotheticalRe.MatchText(tx) && !(likeToRe.MatchText(tx) && !conditionRe.MatchText(tx)) {
@@ -220,7 +223,18 @@ const maxPickWords = 6
 // answerChoice reads a short answer to the nearest either-or question of
 // the few messages before: the answer must name words of one side of it.
 func answerChoice(mc *messageContext, t *text) (found, bool) {
-	if !mc.human || len(strings.Fields(t.s)) > maxPickWords {
+	if !mc.human {
+		return found{}, false
+	}
+	if f, ok := answerContrast(mc, t.s); ok {
+		return f, true
+	}
+	if first, _, ok := strings.Cut(t.s, ", "); ok && strings.HasPrefix(mc.msg.Content, first) {
+		// "Sunday, fewer people are working": the pick is the first
+		// clause, the reason the rest.
+		t = newText(first)
+	}
+	if len(strings.Fields(t.s)) > maxPickWords {
 		return found{}, false
 	}
 	// The nearest either-or question is the one answered.
@@ -232,10 +246,72 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		return found{}, false
 	}
 	m := pickRe.FindTextSubmatch(t)
-	if m == nil || pickOpeners[firstWord(m[1])] || !hasContentWord(m[1]) || !strings.Contains(lower(q[0]), lower(m[1])) {
+	if m == nil || pickOpeners[firstWord(m[1])] || !hasContentWord(m[1]) {
 		return found{}, false
 	}
-	return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
+	if strings.Contains(lower(q[0]), lower(m[1])) {
+		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
+	}
+	if side := sideOf(q[0], firstWord(m[1])); side != "" && len(words(m[1])) <= 3 {
+		// "Do we keep the free tier or hide it?" "Keep it.": the side
+		// of the question the answer's verb opens.
+		return found{typ: tenure.StateDecision, text: capitalize(side), conf: tenure.ConfidenceMedium}, true
+	}
+	return found{}, false
+}
+
+// sideOf is the option of an either-or question that verb opens, up to
+// the "or" or the question mark: "keep the free tier on the page" of "do
+// we keep the free tier on the page or hide it?" for "keep"; or "".
+func sideOf(q, verb string) string {
+	if verb == "" || stopwords[verb] {
+		return ""
+	}
+	lq := lower(q)
+	for _, sep := range []string{" " + verb + " ", " or " + verb + " "} {
+		k := strings.Index(lq, sep)
+		if k < 0 {
+			continue
+		}
+		rest := q[k+len(sep)-len(verb)-1:]
+		if end := strings.Index(lower(rest), " or "); end > 0 {
+			rest = rest[:end]
+		}
+		rest = tidy(strings.TrimRight(rest, "?"))
+		if concreteObject(strings.TrimPrefix(lower(rest), verb+" ")) {
+			return rest
+		}
+	}
+	return ""
+}
+
+// contrastRe is an answer that names one option against another: "Greenfield
+// Labs, not Idexx", "the blue one rather than the red".
+var contrastRe = mustPattern(`(?i)^([^,;]{2,40}?),?\s+(?:not|rather\s+than|instead\s+of|over)\s+([^,;]{2,40}?)(?:[,;.!]|$)`)
+
+// answerContrast reads an answer that picks one option against another
+// when it answers a question another speaker asked just before: the
+// structure of a choice, whatever the options are.
+func answerContrast(mc *messageContext, t string) (found, bool) {
+	m := contrastRe.FindStringSubmatch(t)
+	if m == nil || !strings.HasPrefix(mc.msg.Content, strings.TrimSpace(m[1])) {
+		return found{}, false
+	}
+	pick, other := tidy(m[1]), tidy(m[2])
+	if len(words(pick)) > 4 || len(words(other)) > 4 || !concreteObject(pick) || !concreteObject(other) ||
+		pickOpeners[firstWord(pick)] || itIsNotChoice[firstWord(pick)] || personWords[firstWord(pick)] {
+		return found{}, false
+	}
+	for i := len(mc.before) - 1; i >= 0; i-- {
+		b := &mc.before[i]
+		if b.Speaker == mc.msg.Speaker && b.Role == mc.msg.Role {
+			continue
+		}
+		if strings.Contains(b.Content, "?") {
+			return found{typ: tenure.StateDecision, text: capitalize(pick) + ", not " + other, conf: tenure.ConfidenceMedium}, true
+		}
+	}
+	return found{}, false
 }
 
 // A yes to a "should we ...?" question another speaker asked just before
@@ -319,6 +395,11 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 			// ("from Leeds to Bristol") is a life event.
 			return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: p.conf}, true
 		}
+		if prep, rest, ok := strings.Cut(obj, " "); ok && !concreteObject(obj) && choicePreps[lower(prep)] && concreteObject(rest) {
+			// "decided to ask for a three-year term": the preposition is
+			// the verb's.
+			verb, obj = verb+" "+lower(prep), rest
+		}
 		if !concreteObject(obj) {
 			continue
 		}
@@ -326,6 +407,10 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 	}
 	return found{}, false
 }
+
+// choicePreps are the prepositions a chosen verb may take before its
+// object: "ask for", "apply to", "go with", "wait for".
+var choicePreps = map[string]bool{"for": true, "to": true, "with": true, "on": true, "into": true, "about": true}
 
 // objectPronouns may stand before a direct object ("lend you my copy").
 var objectPronouns = map[string]bool{"you": true, "me": true, "him": true, "her": true, "them": true, "us": true}

@@ -74,7 +74,7 @@ var (
 	// weakLimits are bounds that also occur in plain description ("we had
 	// at least 50 people"); they need a modal to be a constraint.
 	weakLimits = mustPattern(`(?i)^(?:at\s+least|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|min(?:imum)?|within|under|below)$`)
-	datePart   = `(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|noon\b|midnight\b|end\s+of\s+(?:the\s+)?(?:day|week|month|quarter|sprint|year)|eod|eow|tomorrow|tonight|today|(?:next|this)\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|q[1-4]\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2})`
+	datePart   = `(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|noon\b|midnight\b|end\s+of\s+(?:the\s+)?(?:day|week|month|quarter|sprint|year)|eod|eow|tomorrow|tonight|today|(?:next|this)\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|q[1-4]\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}|the\s+\d{1,2}(?:st|nd|rd|th)\b)`
 	// dueRe is a deadline: "by Friday", "before 1 June", "no later than Q3".
 	dueRe = mustPattern(`(?i)\b(?:by|before|until|till|no\s+later\s+than|due(?:\s+(?:by|on|before))?)\s+` + datePart)
 	// dateRe is a date anywhere, for sentences about a deadline.
@@ -192,6 +192,9 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		sw := lastWord(subject)
 		switch {
 		case sw == "i" || sw == "":
+		case personsDuty(subject, t[m[2]:m[3]]):
+			// "Hugh has to return the signed lease by Friday" is Hugh's
+			// task, read as an action.
 			// "I have to ..." is the speaker's task, not a rule; a modal
 			// with no subject is a fragment.
 		case lim != nil:
@@ -222,6 +225,9 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	}
 	if m := avoidRe.FindTextIndex(tx); m != nil {
 		return high(m[0], m[1])
+	}
+	if f, ok := negatedRule(tx); ok {
+		return f, true
 	}
 	if m := neverHabitRe.FindTextSubmatchIndex(tx); m != nil {
 		if v := lower(t[m[2]:m[3]]); !pastVerbs[v] && !unruledVerbs[v] && !unruledOrders[v] && !strings.HasSuffix(v, "ed") {
@@ -264,3 +270,120 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	}
 	return found{}, false
 }
+
+// dutyRe is an obligation whose verb agrees with one person: "has to",
+// "needs to". "Visitors must sign in" binds a class; "Hugh has to sign"
+// gives Hugh a task.
+var dutyRe = mustPattern(`(?i)^(?:has\s+to|needs?\s+to\s+be)$`)
+
+// personsDuty reports whether a modal is a named person's obligation: a
+// task rather than a rule.
+func personsDuty(subject, modal string) bool {
+	subject = strings.TrimSpace(subject)
+	return dutyRe.MatchString(modal) && properNames(subject) && !isOrgName(subject) && len(strings.Fields(subject)) <= 3
+}
+
+// Rules said by negating the subject or the verb rather than with a
+// modal: "controlled drugs never leave the cabinet unsigned", "nobody
+// takes the X-ray room without telling Emeka", "a new unit is off the
+// table until the autumn".
+var (
+	// neverThingRe is "never" after a subject that is a thing or a class
+	// ("controlled drugs"), not a person or a pronoun.
+	neverThingRe = mustPattern(`(?i)^((?:(?:the|our|all|any|every|each)\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+(?:(?:must|should|can|may|will)\s+)?never\s+([a-z]+)\b`)
+	// nobodyRe is a negative subject with a verb in the present: "nobody
+	// takes", "nothing gets".
+	nobodyRe = mustPattern(`(?i)(?:^|,\s+|\band\s+)(?:nobody|no\s+one|no-one|nothing|none\s+of\s+(?:us|you|them|the\s+[a-z]+))\s+([a-z]+)\b(.*)`)
+	// scopeRe is the scope of a rule: when, where or on what condition it
+	// holds.
+	scopeRe = mustPattern(`(?i)\b(?:without|before|after|until|till|unless|while|during|outside|inside|past|beyond|into|from|in\s+the|on\s+the|at\s+the|near\s+the)\b`)
+	// offLimitsRe is a predicate that rules something out.
+	offLimitsRe = mustPattern(`(?i)\b(?:is|are|'s|'re|stays?|remains?)\s+(?:strictly\s+|completely\s+)?(?:off[-\s]limits|off\s+the\s+table|out\s+of\s+bounds|out\s+of\s+the\s+question|not\s+an\s+option|a\s+no[-\s]go|non[-\s]negotiable|not\s+negotiable)\b`)
+)
+
+// statives are verbs whose "nobody ..." or "... never ..." is an opinion
+// or a report, not a rule: "nobody knows", "nothing beats it".
+var statives = set(`know, care, like, love, want, think, believe, seem, beat, compare, matter, feel, look,
+	sound, say, remember, understand, deserve, expect, need, happen, come, notice, mind, ask, tell, listen,
+	stop, change, last, end, fail, work, help, get, see, hear, win, lose, die`)
+
+// presentBase is the plain form of a verb in the third person present
+// ("takes" is "take"), or "" for another form.
+func presentBase(v string) string {
+	v = lower(v)
+	switch {
+	case v == "gets" || v == "goes" || v == "does" || v == "has":
+		return map[string]string{"gets": "get", "goes": "go", "does": "do", "has": "have"}[v]
+	case strings.HasSuffix(v, "ies") && len(v) > 4:
+		return v[:len(v)-3] + "y"
+	case strings.HasSuffix(v, "ches") || strings.HasSuffix(v, "shes") || strings.HasSuffix(v, "sses") || strings.HasSuffix(v, "xes"):
+		return v[:len(v)-2]
+	case strings.HasSuffix(v, "s") && !strings.HasSuffix(v, "ss") && len(v) > 3:
+		return v[:len(v)-1]
+	}
+	return ""
+}
+
+// negatedRule reads a rule from a negated subject or verb.
+func negatedRule(tx *text) (found, bool) {
+	t := tx.s
+	rule := func(start, end int) (found, bool) {
+		text := clauseAround(t, start, end)
+		if countContentWords(text, 3) < 3 {
+			return found{}, false
+		}
+		return found{typ: tenure.StateConstraint, text: capitalize(text), conf: tenure.ConfidenceMedium}, true
+	}
+	if m := neverThingRe.FindTextSubmatchIndex(tx); m != nil {
+		subject, v := t[m[2]:m[3]], lower(t[m[4]:m[5]])
+		if w := words(subject); len(w) > 0 && !vagueSubjects[w[0]] && !vagueSubjects[w[len(w)-1]] &&
+			!isPronounOrPerson(subject) && !pastVerbs[v] && !strings.HasSuffix(v, "ed") && !statives[presentBase(v)] && !statives[v] {
+			return rule(m[0], len(t))
+		}
+	}
+	if m := nobodyRe.FindTextSubmatchIndex(tx); m != nil {
+		v := presentBase(t[m[2]:m[3]])
+		if v != "" && !statives[v] && scopeRe.MatchString(t[m[4]:m[5]]) {
+			return rule(m[0], len(t))
+		}
+	}
+	if m := offLimitsRe.FindTextIndex(tx); m != nil {
+		if sw := lastWord(t[:m[0]]); sw != "" && sw != "i" && !vagueSubjects[sw] && sw != "we" {
+			return rule(m[0], m[1])
+		}
+	}
+	return found{}, false
+}
+
+// personWords open a subject that is a person: "my dad", "we".
+var personWords = set(`i, we, you, he, she, they, my, your, his, her, their, our, everyone, everybody, someone,
+	somebody, people, mom, mum, dad, kids, he's, she's, it, that, this`)
+
+// isPronounOrPerson reports whether a subject names a person: a pronoun, a
+// possessive, a relative or a name.
+func isPronounOrPerson(subject string) bool {
+	w := words(subject)
+	if len(w) == 0 {
+		return true
+	}
+	if personWords[w[0]] || properNames(strings.TrimSpace(subject)) {
+		return true
+	}
+	for _, x := range w {
+		if relationWords[x] {
+			return true
+		}
+	}
+	return false
+}
+
+// relationWords are the relations of relativeRe, one word each.
+var relationWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range strings.Split(relations, "|") {
+		if !strings.ContainsAny(r, `\[]?()`) {
+			m[r] = true
+		}
+	}
+	return m
+}()

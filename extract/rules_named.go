@@ -33,7 +33,14 @@ var (
 	joinedAsRe = mustPattern(`^(?:just\s+|recently\s+)?joined\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+[A-Z][\p{L}&'-]*){0,2})\s+as\s+(?:an?\s+|the\s+|our\s+|their\s+)?(.+)$`)
 	// nameIsRe is "our admin is Julia Park": it names a person a pronoun
 	// may stand for next.
-	nameIsRe = mustPattern(`(?i)^(?:our|my|the|their|your)\s+[a-z]+(?:\s+[a-z]+)?\s+is\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)$`)
+	// It names the person's role too, and with "from Dunmore Estates"
+	// their employer.
+	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}))?$`)
+	// leadsRe is a role said by what a person does: "Emeka heads the
+	// surgical team", "Sadia runs the seed library".
+	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads|manages|runs|leads|chairs|oversees|coordinates|supervises|directs)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
+	// theyRe is a clause about the organisation named before it.
+	theyRe = mustPattern(`(?i)^they(?:'ve|'re|\s+have|\s+are)?\s+(.+)$`)
 	// pronounIsRe is "she's the IT director" after a person was named.
 	pronounIsRe = mustPattern(`(?i)^(?:she|he)('s|\s+is|\s+works|\s+lives|\s+moved)(\s.+)$`)
 )
@@ -57,8 +64,12 @@ func (fb *factBuilder) named(c *text) {
 	if relativeInvRe.MatchText(c) {
 		return // "John is my cofounder": the relative's
 	}
-	if m := nameIsRe.FindTextSubmatch(c); m != nil && properNames(m[1]) {
-		mc.person = m[1]
+	if m := nameIsRe.FindTextSubmatch(c); m != nil && properNames(m[2]) {
+		fb.nameIs(m[1], m[2], m[3])
+		return
+	}
+	if m := theyRe.FindTextSubmatch(c); m != nil && mc.org != "" {
+		fb.organization(mc.org, m[1], true)
 		return
 	}
 	var subject, rest string
@@ -72,12 +83,16 @@ func (fb *factBuilder) named(c *text) {
 	} else {
 		return
 	}
-	if fb.organization(subject, rest) {
+	if fb.organization(subject, rest, strings.EqualFold(subject, mc.org)) {
+		mc.org = subject
 		return
 	}
 	mc.person, mc.relation = subject, ""
 	conf := tenure.ConfidenceHigh
 	rt := newText(rest)
+	if fb.leads(subject, rt) {
+		return
+	}
 	m := isTheRe.FindTextSubmatch(rt)
 	if m == nil {
 		// "Ravi is a principal at Greylock": a role, where an occupation
@@ -159,23 +174,98 @@ func isRole(v string) bool {
 	return roles[head] || roles[w[0]] || isOccupation(head)
 }
 
+// nameIs reads "our <role> is <name>": the role is the person's when it
+// names one ("our new locum is Dr. Petra Lindqvist"), and an organisation
+// after the name is their employer. A relative ("my partner is Alex") is
+// read by relative.
+func (fb *factBuilder) nameIs(what, name, org string) {
+	w := words(what)
+	head := w[len(w)-1]
+	if relationWords[head] || head == "name" || strings.Contains(what, "'s") {
+		return
+	}
+	fb.mc.person = name
+	for len(w) > 1 && titleMods[w[0]] {
+		w = w[1:]
+	}
+	v := strings.Join(w, " ")
+	if !isRole(v) {
+		return
+	}
+	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
+	if org != "" {
+		fb.add(FactPerson, name, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", org)
+	}
+}
+
+// titleMods qualify a role without being part of it: "our new locum".
+var titleMods = map[string]bool{"new": true, "current": true, "acting": true, "interim": true, "old": true}
+
+// leads adds the role a clause says a person has by what they do: "heads
+// the surgical team". The role is the verb and what it governs, up to a
+// place ("runs the seed library at the community centre").
+func (fb *factBuilder) leads(subject string, rest *text) bool {
+	m := leadsRe.FindTextSubmatch(rest)
+	if m == nil {
+		return false
+	}
+	obj := m[2]
+	if loc := employerCutRe.FindStringIndex(obj); loc != nil {
+		obj = obj[:loc[0]]
+	}
+	if loc := valueStopRe.FindStringIndex(obj); loc != nil {
+		obj = obj[:loc[0]]
+	}
+	if !concreteObject(obj) || len(words(obj)) > 5 {
+		return false
+	}
+	fb.add(FactPerson, subject, factPattern{kind: titleValue, conf: tenure.ConfidenceMedium, text: "%s %s"}, "role", m[1]+" "+tidy(obj))
+	return true
+}
+
+// Organisation facts said without the words the patterns above need: what
+// kind of organisation it is ("a family firm out of Bilbao"), its size
+// without a verb ("about 30 people", "with around 40 staff"), and how long
+// it has been going ("since 1998").
+var (
+	orgKindRe = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|cooperative|co-op|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider)\b`)
+	orgOutOfRe  = mustPattern(`(?i)\b(?:out\s+of|(?:firm|company|business|outfit|startup|agency|charity|shop|practice|studio|group|lab|brewery|bakery|organi[sz]ation|club|society|association|foundation|vendor|supplier|team)\s+(?:in|from))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgSizeRe   = mustPattern(`(?i)\b(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
+	orgSinceRe  = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
+)
+
 // organization reads an organisation's facts from what a clause says of
 // subject, and reports whether it found any. "Based in" alone may be said
-// of a person; with another organisation fact, or as "headquartered", it
-// is said of an organisation.
-func (fb *factBuilder) organization(subject, rest string) bool {
-	var facts [][3]string // attribute, value, text
+// of a person; with another organisation fact, as "headquartered", said of
+// a name that reads as an organisation's, or after the clause says what
+// kind of organisation it is, it is said of an organisation. known is set
+// when subject is known to be one.
+func (fb *factBuilder) organization(subject, rest string, known bool) bool {
+	org := known || isOrgName(subject) || orgKindRe.MatchString(rest)
+	var facts, weak [][3]string // attribute, value, text
 	if m := orgFoundedRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"founded", m[1], "%s was founded in %s"})
+	} else if m := orgSinceRe.FindStringSubmatch(rest); m != nil {
+		weak = append(weak, [3]string{"founded", m[1], "%s was founded in %s"})
 	}
 	if m := orgEmployeesRe.FindStringSubmatch(rest); m != nil {
-		n := strings.ReplaceAll(m[1], ",", "")
-		facts = append(facts, [3]string{"employees", n, "%s has %s employees"})
+		facts = append(facts, [3]string{"employees", strings.ReplaceAll(m[1], ",", ""), "%s has %s employees"})
+	} else if m := orgSizeRe.FindStringSubmatch(rest); m != nil {
+		weak = append(weak, [3]string{"employees", strings.ReplaceAll(m[1], ",", ""), "%s has %s employees"})
 	}
-	if m := orgPlaceRe.FindStringSubmatch(rest); m != nil && (len(facts) > 0 || lower(m[1]) == "headquartered") {
-		facts = append(facts, [3]string{"based_in", m[2], "%s is based in %s"})
+	if m := orgPlaceRe.FindStringSubmatch(rest); m != nil {
+		if lower(m[1]) == "headquartered" {
+			facts = append(facts, [3]string{"based_in", m[2], "%s is based in %s"})
+		} else {
+			weak = append(weak, [3]string{"based_in", m[2], "%s is based in %s"})
+		}
 	} else if m := orgSitesRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
+	} else if m := orgOutOfRe.FindStringSubmatch(rest); m != nil {
+		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
+	}
+	if org || len(facts) > 0 {
+		facts = append(facts, weak...)
 	}
 	for _, f := range facts {
 		fb.add(FactOrganization, subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: f[2]}, f[0], f[1])

@@ -48,8 +48,11 @@ var (
 	// know.
 	relativeRe    = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)('s)?(?:\s*,\s*|\s+|$)(.*)$`)
 	relativeInvRe = mustPattern(`(?i)^(\S+)\s+is\s+` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
-	pronounRe     = mustPattern(`(?i)^(she|he)\s+(.+)$`)
+	pronounRe     = mustPattern(`(?i)^(she|he)((?:'s)?\s+.+)$`)
 	andSubjectRe  = mustPattern(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he)\s)`)
+	// andNameRe is "and" before a name and a verb: "Emeka heads the
+	// surgical team and Lotte manages the front desk" is two clauses.
+	andNameRe = mustPattern(`\s+and\s+([A-Z][\p{L}'-]+\s+(?:is|was|has|[a-z]+s)\s)`)
 )
 
 // cutClauses splits a sentence into the clauses facts are read from, at a
@@ -187,7 +190,7 @@ func (fb *factBuilder) relative(c *text) {
 		if (he && femaleRelations[mc.relation]) || (!he && maleRelations[mc.relation]) {
 			return
 		}
-		subject, rest, conf = mc.relSubject, m[2], tenure.ConfidenceMedium
+		subject, rest, conf = mc.relSubject, strings.TrimSpace(m[2]), tenure.ConfidenceMedium
 	} else {
 		return
 	}
@@ -203,7 +206,13 @@ func (fb *factBuilder) relative(c *text) {
 			p.conf = weaker(p.conf, conf)
 			fb.add(FactPerson, subject, p, p.attr, m[1])
 		}
+	} else if m := isTheRe.FindTextSubmatch(rt); m != nil {
+		// "my partner is Leon, he's the head chef"
+		if v := titleOf(m[1]); isRole(v) && !relationWords[firstWord(v)] {
+			fb.add(FactPerson, subject, factPattern{kind: titleValue, conf: conf, text: "%s is the %s"}, "role", v)
+		}
 	}
+	fb.leads(subject, rt)
 }
 
 var nameFact = factPattern{kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"}

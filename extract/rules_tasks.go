@@ -17,6 +17,11 @@ var (
 	// pipeline", "Lena is going to draft the policy", "Tomás from
 	// Northwind will send the dataset", "my sister Julia will book ...".
 	thirdRe = mustPattern(`^(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+[a-z]+(?:\s+[a-z]+)?\s+)?((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+(?:from|at|of)\s+[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)?(?:\s+(?:will|is\s+going\s+to|is\s+gonna|has\s+to|needs\s+to|is\s+to|to)|'ll|'s\s+going\s+to|'s\s+gonna)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
+	// thirdNowRe is a named person's task said in the present progressive
+	// ("Jamal is updating the consent forms by Thursday") or as a
+	// responsibility ("Emeka's on the hook for the autoclave service"): a
+	// task when the sentence dates it (thirdNow).
+	thirdNowRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+is|'s)\s+(?:(?:also|now|already|currently|just)\s+)?(?:([a-z]+ing)\b|(on\s+the\s+hook\s+for|in\s+charge\s+of|responsible\s+for)\s+)(.*)`)
 	// pronounCommitRe is a commitment by "she", "he" or "they", whose
 	// owner is the person the sentence named before it.
 	pronounCommitRe = mustPattern(`(?i)(?:^|,\s+|\band\s+|\bso\s+)(she|he|they)(?:'ll|\s+will|'s\s+going\s+to|\s+is\s+going\s+to)\s+(?:(?:also|then|first|just)\s+)?([a-z][a-z-]*)\b(.*)`)
@@ -102,6 +107,9 @@ func named(mc *messageContext, t *text) (found, bool) {
 		f, ok := task(m[2], m[3], tenure.ConfidenceHigh)
 		f.owner = m[1]
 		return f, ok
+	}
+	if f, ok := thirdNow(mc, t); ok {
+		return f, true
 	}
 	if m := pronounCommitRe.FindTextSubmatchIndex(t); m != nil {
 		who := lastName(t.s[:m[0]])
@@ -271,13 +279,22 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 // watch?", "he loves jazz right?") is a guess or an echo, not a question.
 func questionClause(t string) (string, bool) {
 	cs := questionCutRe.Split(t, -1)
+	alternative := ""
 	for i := len(cs) - 1; i >= 0; i-- {
-		c := leadingConjRe.ReplaceAllString(strings.TrimSpace(cs[i]), "")
-		if openerRe.MatchString(c) {
-			return c, true
+		raw := strings.TrimSpace(cs[i])
+		c := leadingConjRe.ReplaceAllString(raw, "")
+		if !openerRe.MatchString(c) {
+			continue
 		}
+		if firstWord(raw) == "or" && i > 0 {
+			// "Do we need a solicitor, or can we sign it ourselves?" asks
+			// the first; the second is its alternative.
+			alternative = c
+			continue
+		}
+		return c, true
 	}
-	return "", false
+	return alternative, alternative != ""
 }
 
 // Answers that are not answers.
@@ -309,4 +326,62 @@ func answered(mc *messageContext, q string) bool {
 		}
 	}
 	return false
+}
+
+// thirdNow reads a named person's dated task in the present: "Sadia's
+// sending over the flyer on Friday", "Emeka's on the hook for the
+// autoclave service before the 9th". Without a date it is a report of what
+// someone is doing ("Sam is visiting his mom"), not a task.
+func thirdNow(mc *messageContext, t *text) (found, bool) {
+	m := thirdNowRe.FindTextSubmatch(t)
+	if m == nil || !properNames(m[1]) || isOrgName(m[1]) || strings.EqualFold(m[1], mc.msg.Speaker) ||
+		!(dateRe.MatchString(m[4]) || bareDueRe.MatchString(m[4])) {
+		return found{}, false
+	}
+	verb, rest := ingBase(m[2]), m[4]
+	if m[2] == "" {
+		// A responsibility names the work, often as a gerund.
+		verb, rest, _ = strings.Cut(strings.TrimSpace(m[4]), " ")
+		if strings.HasSuffix(verb, "ing") && len(verb) > 5 {
+			verb = ingBase(verb)
+		} else {
+			verb, rest = "handle", m[4]
+		}
+	}
+	if verb == "" || pastimes[verb] {
+		return found{}, false
+	}
+	f, ok := task(verb, rest, tenure.ConfidenceMedium)
+	f.owner = m[1]
+	return f, ok
+}
+
+// pastimes are what people do for themselves, which "Lotte is visiting
+// her sister next week" reports as news, not as a task.
+var pastimes = set(`go, come, visit, fly, travel, arrive, meet, play, watch, celebrate, spend, enjoy, hike, run,
+	walk, swim, eat, drink, attend, stay, sleep, leave, head, relax, rest, cook, dance, sing, ride, party,
+	holiday, vacation, work, move, start, finish, join, fly, drive, see, get, be, do, have`)
+
+// eVerbs are verbs whose -ing form drops an e: "updating" is "update".
+var eVerbs = set(`update, write, make, take, give, drive, move, prepare, share, arrange, schedule, change,
+	charge, close, organise, organize, finalise, finalize, hire, create, circulate, complete, reserve,
+	produce, provide, invoice, price, quote, purchase, replace, remove, rise, issue, handle, tackle,
+	settle, file, compile, source, secure, ensure, measure, approve, double-check, raise, release,
+	negotiate, coordinate, translate, calculate, validate, configure, retire, restore, store,
+	trace, chase, leave, serve, use, revise, analyse, analyze, decide, guide, ride, merge, manage, judge`)
+
+// ingBase is the plain form of a verb's -ing form: "sending" is "send",
+// "dropping" "drop", "updating" "update".
+func ingBase(v string) string {
+	stem, ok := strings.CutSuffix(lower(v), "ing")
+	if !ok || len(stem) < 2 {
+		return lower(v)
+	}
+	if eVerbs[stem+"e"] {
+		return stem + "e"
+	}
+	if n := len(stem); n >= 3 && stem[n-1] == stem[n-2] && !strings.ContainsRune("lsfzaeiou", rune(stem[n-1])) {
+		return stem[:n-1] // "dropping", "planning", but "calling", "passing"
+	}
+	return stem
 }

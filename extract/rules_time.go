@@ -29,6 +29,7 @@ func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 		return text, ""
 	}
 	text, due := monthDays(text, ref)
+	text, due = ordinalDays(text, ref, due)
 	var b strings.Builder
 	rest := text
 	for _, d := range r.resolve(text, ref) {
@@ -44,7 +45,9 @@ func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 		if bare || strings.HasPrefix(lower(d.Expr), "on ") {
 			d.Date = forward(d.Date, ref)
 		}
-		if due == "" && (dueWords[prev] || dayWords[lower(d.Expr)]) {
+		// "on Friday" resolves with its preposition, which makes it a due
+		// date as "by Friday" does.
+		if due == "" && (dueWords[prev] || dayWords[lower(d.Expr)] || strings.HasPrefix(lower(d.Expr), "on ")) {
 			due = dueOf(d)
 		}
 		b.WriteString(rest[:k])
@@ -200,4 +203,44 @@ func lastWord(s string) string {
 		return ""
 	}
 	return w[len(w)-1]
+}
+
+// ordinalDayRe is a day of the month named by its ordinal alone: "by the
+// 9th". monthDays has already written out those with a month.
+var ordinalDayRe = mustPattern(`(?i)\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b`)
+
+// ordinalDays writes the days of the month a text names by their ordinal
+// alone as full dates: the next such day from ref, today included. It
+// returns due, or when due is empty the date the first of them after a
+// deadline word states.
+func ordinalDays(text string, ref time.Time, due string) (string, string) {
+	ms := ordinalDayRe.re.FindAllStringSubmatchIndex(text, -1)
+	if ms == nil || !ordinalDayRe.may(text) {
+		return text, due
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		dn, err := strconv.Atoi(text[m[2]:m[3]])
+		if err != nil || dn < 1 || dn > 31 {
+			continue
+		}
+		y, mon, day := ref.Date()
+		if dn < day {
+			mon++
+		}
+		d := time.Date(y, mon, dn, 0, 0, 0, 0, time.UTC)
+		if d.Day() != dn {
+			continue // the 31st of a short month
+		}
+		rd := tenure.ResolvedDate{Expr: text[m[0]:m[1]], Date: d, Granularity: temporal.Day}
+		if due == "" && dueWords[lastWord(text[:m[0]])] {
+			due = dueOf(rd)
+		}
+		b.WriteString(text[last:m[0]])
+		b.WriteString(temporal.Format(rd))
+		last = m[1]
+	}
+	b.WriteString(text[last:])
+	return b.String(), due
 }
