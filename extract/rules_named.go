@@ -228,10 +228,10 @@ func (fb *factBuilder) leads(subject string, rest *text) bool {
 // without a verb ("about 30 people", "with around 40 staff"), and how long
 // it has been going ("since 1998").
 var (
-	orgKindRe = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|cooperative|co-op|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider)\b`)
-	orgOutOfRe  = mustPattern(`(?i)\b(?:out\s+of|(?:firm|company|business|outfit|startup|agency|charity|shop|practice|studio|group|lab|brewery|bakery|organi[sz]ation|club|society|association|foundation|vendor|supplier|team)\s+(?:in|from))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
-	orgSizeRe   = mustPattern(`(?i)\b(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
-	orgSinceRe  = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
+	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|cooperative|co-op|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider)\b`)
+	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:firm|company|business|outfit|startup|agency|charity|shop|practice|studio|group|lab|brewery|bakery|organi[sz]ation|club|society|association|foundation|vendor|supplier|team)\s+(?:in|from))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgSizeRe  = mustPattern(`(?i)\b(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
+	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
 )
 
 // organization reads an organisation's facts from what a clause says of
