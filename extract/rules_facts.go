@@ -105,11 +105,27 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		return nil
 	}
 	var out []Fact
-	text := s.text
-	if m := appositionRe.FindStringSubmatch(discourseRe.ReplaceAllString(text, "")); m != nil {
+	text := asClauses(discourseRe.ReplaceAllString(s.text, ""))
+	if m := whoRe.FindStringSubmatch(text); m != nil {
+		// "Tobias, who leads the design team now, will present ...": the
+		// relative clause is said of the name, and so is the rest.
+		for _, c := range cutClauses(m[1] + " " + m[2]) {
+			out = append(out, r.clauseFacts(mc, tidy(c))...)
+			break
+		}
+		text = m[1] + " " + m[3]
+	}
+	if m := introRe.FindStringSubmatch(text); m != nil {
+		// "Meet Tobias Klein, our new art director, ...".
+		if what, _, _ := strings.Cut(m[2], ","); !orgKindRe.MatchString("is "+what) {
+			out = append(out, r.apposition(mc, m[1], what)...)
+		}
+		return out
+	}
+	if m := appositionRe.FindStringSubmatch(text); m != nil {
 		// "Hollis & Co, the caterer, is based in Oakland": the
 		// apposition says what the name is, the rest is said of it.
-		if !orgPredicateRe.MatchString(m[3]) {
+		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
 			out = append(out, r.apposition(mc, m[1], m[2])...)
 		}
 		if orgKindRe.MatchString("is " + m[2]) {
@@ -117,8 +133,8 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			mc.org = m[1]
 		}
 		text = m[1] + " " + m[3]
-	} else if m := appositionFirstRe.FindStringSubmatch(discourseRe.ReplaceAllString(text, "")); m != nil {
-		if !orgPredicateRe.MatchString(m[3]) {
+	} else if m := appositionFirstRe.FindStringSubmatch(text); m != nil {
+		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
 			out = append(out, r.apposition(mc, m[2], m[1])...)
 		}
 		text = m[2] + " " + m[3]
@@ -142,6 +158,21 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		out = append(out, r.clauseFacts(mc, c)...)
 	}
 	return out
+}
+
+// Clause structures around a name: a relative clause ("Tobias, who leads
+// the design team, will ..."), an apposition in brackets ("Ingrid (our
+// main contact) prefers ..."), and an introduction ("Meet Tobias Klein,
+// our new art director").
+var (
+	whoRe        = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}),\s+who(?:'s|\s+)([^,]{3,60}),\s+(.+)$`)
+	parenApposRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2})\s+\(((?:our|my|the|their|your|a|an)\s+[^)]{2,40})\)\s+`)
+	introRe      = mustPattern(`^(?i:meet|welcome|say\s+hi\s+to|say\s+hello\s+to|please\s+welcome|introducing)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your)\s+.+)$`)
+)
+
+// asClauses writes an apposition in brackets as one between commas.
+func asClauses(s string) string {
+	return parenApposRe.ReplaceAllString(s, "$1, $2, ")
 }
 
 // orgPredicateRe is what is said of an organisation, not a person: an

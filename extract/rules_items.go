@@ -15,7 +15,7 @@ var (
 	// likeToRe is a wish that asks for something rather than imagines
 	// it: "we'd like to move to annual billing". It is no hypothetical
 	// unless a condition comes with it (conditionRe).
-	likeToRe    = mustPattern(`(?i)\b(?:i'd|we'd|i\s+would|we\s+would)\s+like\s+to\b`)
+	likeToRe    = mustPattern(`(?i)\b(?:i'd|we'd|i\s+would|we\s+would)\s+(?:like\s+to|rather)\b`)
 	conditionRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:wish|hypothetically|if)\b`)
 )
 
@@ -56,7 +56,10 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 	}
 	// "Dr. Okafor, our facilitator, will send ...": the apposition says
 	// who, the rest what.
-	if m := appositionRe.FindStringSubmatch(t); m != nil {
+	t = asClauses(t)
+	if m := whoRe.FindStringSubmatch(t); m != nil {
+		t = m[1] + " " + m[3]
+	} else if m := appositionRe.FindStringSubmatch(t); m != nil {
 		t = m[1] + " " + m[3]
 	} else if m := appositionFirstRe.FindStringSubmatch(t); m != nil {
 		// "Our practice manager, Greta Holm, will sign off the rota".
@@ -92,7 +95,8 @@ func group(i int) func([]string) string { return func(m []string) string { retur
 func fixed(v string) func([]string) string { return func([]string) string { return v } }
 
 // baseVerbs are the imperative forms of the inflected verbs decisions use.
-var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate", "moving": "move", "going with": "go with",
+var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate", "moving": "move", "going with": "go with", "going for": "go for", "gone for": "go for", "went for": "go for",
+	"landed on": "go with", "landing on": "go with",
 	"sticking with": "stick with", "switching to": "switch to", "standardizing on": "standardize on", "standardising on": "standardise on",
 	"switched": "switch to", "migrated": "migrate to", "chose": "choose", "chosen": "choose",
 	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with",
@@ -121,7 +125,8 @@ var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+(?:decided|agreed|settled)\s+on\s+(.+)`), verb: fixed("go with"), object: 1, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(switching|migrating|moving|going\s+with|sticking\s+with|standardi[sz]ing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(switched|migrated)\s+(?:over\s+)?to\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on|went\s+for|gone\s+for|landed\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(going\s+for|landing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bi(?:'ll|\s+will)\s+(go with|stick with)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bthe\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
@@ -129,6 +134,9 @@ var decisionPhrases = []verbPhrase{
 	// asked for.
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'d|\s+would)\s+like\s+to\s+(switch|move|upgrade|downgrade|change|cancel|migrate)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)^(going\s+with|sticking\s+with|switching\s+to)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
+	// "we'd rather run two concepts than three": a preference between
+	// two options is a choice.
+	{re: mustPattern(`(?i)\bwe(?:'d|\s+would)\s+rather\s+([a-z]+)\s+(.+?\s+than\s+.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 }
 
 // Decisions stated as a change: a labelled decision, "we replaced X with
@@ -212,7 +220,7 @@ func decision(mc *messageContext, t *text) (found, bool) {
 // we do a buffet or a plated dinner?" "Buffet then.") is a decision.
 var (
 	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is))?\s*[.!]*$`)
-	eitherOrRe  = mustPattern(`(?i)\b(?:should|shall|do|would|can|could)\b[^?]*\bor\b[^?]*\?`)
+	eitherOrRe  = mustPattern(`(?i)\S\s+or\s+[^?]*\?`)
 	pickOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "sure": true, "thanks": true, "ok": true, "okay": true,
 		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
 )
@@ -229,6 +237,9 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 	if f, ok := answerContrast(mc, t.s); ok {
 		return f, true
 	}
+	if f, ok := answerThen(mc, t.s); ok {
+		return f, true
+	}
 	if first, _, ok := strings.Cut(t.s, ", "); ok && strings.HasPrefix(mc.msg.Content, first) {
 		// "Sunday, fewer people are working": the pick is the first
 		// clause, the reason the rest.
@@ -240,7 +251,9 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 	// The nearest either-or question is the one answered.
 	var q []string
 	for i := len(mc.before) - 1; i >= 0 && q == nil; i-- {
-		q = eitherOrRe.FindStringSubmatch(mc.before[i].Content)
+		if c := mc.before[i].Content; eitherOrRe.MatchString(c) {
+			q = []string{c}
+		}
 	}
 	if q == nil {
 		return found{}, false
@@ -250,7 +263,7 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		return found{}, false
 	}
 	if strings.Contains(lower(q[0]), lower(m[1])) {
-		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
+		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + choiceTail(q[0], m[1]), conf: tenure.ConfidenceMedium}, true
 	}
 	if side := sideOf(q[0], firstWord(m[1])); side != "" && len(words(m[1])) <= 3 {
 		// "Do we keep the free tier or hide it?" "Keep it.": the side
@@ -259,6 +272,39 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 	}
 	return found{}, false
 }
+
+// choiceTail is what an either-or question says of its options after
+// naming them, when it starts with a preposition: " for the main" of "fish
+// or lamb for the main?". A pick is understood with it.
+func choiceTail(q, pick string) string {
+	lq, lp := lower(q), lower(tidy(pick))
+	or := strings.LastIndex(lq, " or ")
+	k := strings.Index(lq, lp)
+	if or < 0 || k < 0 {
+		return ""
+	}
+	var rest []string
+	if k > or {
+		rest = strings.Fields(q[k+len(lp):])
+	} else {
+		// The pick is the first option: the tail follows the second.
+		rest = strings.Fields(q[or+4:])
+		for len(rest) > 0 && !tailPreps[lower(rest[0])] {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) == 0 || !tailPreps[lower(rest[0])] {
+		return ""
+	}
+	tail := tidy(strings.TrimRight(strings.Join(rest, " "), "?"))
+	if !hasContentWord(tail) {
+		return ""
+	}
+	return " " + tail
+}
+
+// tailPreps open what a question says of its options.
+var tailPreps = map[string]bool{"for": true, "on": true, "in": true, "at": true, "as": true, "from": true, "to": true}
 
 // sideOf is the option of an either-or question that verb opens, up to
 // the "or" or the question mark: "keep the free tier on the page" of "do
@@ -283,6 +329,37 @@ func sideOf(q, verb string) string {
 		}
 	}
 	return ""
+}
+
+// thenRe is a short pick closed with "then": "Druckhaus Berg, then".
+var thenRe = mustPattern(`(?i)^([^,;]{2,40}?),?\s+then$`)
+
+// choiceQuestionRe is a question that asks for a choice: which one, what
+// we should do, or one thing or another.
+var choiceQuestionRe = mustPattern(`(?i)\bwhich\b|\bwhat\b[^?]*\b(?:should|shall|do)\s+we\b|\S\s+or\s+[^?]*\?`)
+
+// answerThen reads "X, then" as the pick that closes a choice another
+// speaker asked for just before.
+func answerThen(mc *messageContext, t string) (found, bool) {
+	m := thenRe.FindStringSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	pick := tidy(m[1])
+	if len(words(pick)) > 4 || !concreteObject(pick) || pickOpeners[firstWord(pick)] || personWords[firstWord(pick)] {
+		return found{}, false
+	}
+	for i := len(mc.before) - 1; i >= 0; i-- {
+		b := &mc.before[i]
+		if b.Speaker == mc.msg.Speaker && b.Role == mc.msg.Role {
+			continue
+		}
+		if strings.Contains(b.Content, "?") && choiceQuestionRe.MatchString(b.Content) {
+			return found{typ: tenure.StateDecision, text: capitalize(pick), conf: tenure.ConfidenceMedium}, true
+		}
+		return found{}, false
+	}
+	return found{}, false
 }
 
 // contrastRe is an answer that names one option against another: "Greenfield

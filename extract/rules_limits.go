@@ -82,9 +82,9 @@ var (
 	// deadlineRe names a date that binds: a deadline, a freeze, an expiry.
 	deadlineRe = mustPattern(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
 	budgetRe   = mustPattern(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
-	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only)\b`)
+	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated))\b`)
 	// strongModalRe are the modals that bind without a number or date.
-	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only)$`)
+	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated))$`)
 	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
 	// binds when someone other than the speaker or the listener cannot do
 	// something a rule can forbid (not "we can't wait").
@@ -293,12 +293,21 @@ var (
 	neverThingRe = mustPattern(`(?i)^((?:(?:the|our|all|any|every|each)\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+(?:(?:must|should|can|may|will)\s+)?never\s+([a-z]+)\b`)
 	// nobodyRe is a negative subject with a verb in the present: "nobody
 	// takes", "nothing gets".
-	nobodyRe = mustPattern(`(?i)(?:^|,\s+|\band\s+)(?:nobody|no\s+one|no-one|nothing|none\s+of\s+(?:us|you|them|the\s+[a-z]+))\s+([a-z]+)\b(.*)`)
+	nobodyRe = mustPattern(`(?i)(?:^|,\s+|\band\s+|\b(?:make\s+sure|ensure)\s+(?:that\s+)?)(?:nobody|no\s+one|no-one|nothing|none\s+of\s+(?:us|you|them|the\s+[a-z]+))\s+([a-z]+)\b(.*)`)
 	// scopeRe is the scope of a rule: when, where or on what condition it
 	// holds.
 	scopeRe = mustPattern(`(?i)\b(?:without|before|after|until|till|unless|while|during|outside|inside|past|beyond|into|from|in\s+the|on\s+the|at\s+the|near\s+the)\b`)
+	// onlyRe restricts who or what may: "only the account lead can send
+	// files".
+	onlyRe = mustPattern(`(?i)^only\s+(?:the\s+|our\s+|their\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?\s+(?:can|may|should|are\s+allowed\s+to|is\s+allowed\s+to|get\s+to|gets\s+to)\s+[a-z]`)
+	// againstRulesRe is something against a rule: "using client fonts
+	// without a licence is against our policy".
+	againstRulesRe = mustPattern(`(?i)\b(?:is|are|'s|'re)\s+against\s+(?:the\s+|our\s+|company\s+|house\s+|their\s+)?(?:rules|policy|law|regulations|code\s+of\s+conduct)\b`)
+	// shouldNotRe is advice against, a rule when it is said of a class or
+	// a thing ("kitchen staff shouldn't wear rings"), not of a person.
+	shouldNotRe = mustPattern(`(?i)\b(?:shouldn't|should\s+not)\s+[a-z]`)
 	// offLimitsRe is a predicate that rules something out.
-	offLimitsRe = mustPattern(`(?i)\b(?:is|are|'s|'re|stays?|remains?)\s+(?:strictly\s+|completely\s+)?(?:off[-\s]limits|off\s+the\s+table|out\s+of\s+bounds|out\s+of\s+the\s+question|not\s+an\s+option|a\s+no[-\s]go|non[-\s]negotiable|not\s+negotiable)\b`)
+	offLimitsRe = mustPattern(`(?i)\b(?:is|are|'s|'re|stays?|remains?)\s+(?:strictly\s+|completely\s+)?(?:off[-\s]limits|off\s+the\s+(?:table|menu)|out\s+of\s+bounds|out\s+of\s+the\s+question|not\s+an\s+option|a\s+no[-\s]go|non[-\s]negotiable|not\s+negotiable)\b`)
 )
 
 // statives are verbs whose "nobody ..." or "... never ..." is an opinion
@@ -344,6 +353,19 @@ func negatedRule(tx *text) (found, bool) {
 	if m := nobodyRe.FindTextSubmatchIndex(tx); m != nil {
 		v := presentBase(t[m[2]:m[3]])
 		if v != "" && !statives[v] && scopeRe.MatchString(t[m[4]:m[5]]) {
+			return rule(m[0], len(t))
+		}
+	}
+	if m := onlyRe.FindTextIndex(tx); m != nil {
+		return rule(m[0], m[1])
+	}
+	if m := againstRulesRe.FindTextIndex(tx); m != nil {
+		if sw := lastWord(t[:m[0]]); sw != "" && !vagueSubjects[sw] && !personWords[sw] {
+			return rule(m[0], m[1])
+		}
+	}
+	if m := shouldNotRe.FindTextIndex(tx); m != nil {
+		if subject := t[:m[0]]; !isPronounOrPerson(subject) && !vagueSubjects[lastWord(subject)] {
 			return rule(m[0], len(t))
 		}
 	}

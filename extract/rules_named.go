@@ -39,6 +39,9 @@ var (
 	// leadsRe is a role said by what a person does: "Emeka heads the
 	// surgical team", "Sadia runs the seed library".
 	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads|manages|runs|leads|chairs|oversees|coordinates|supervises|directs)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
+	// employedRe is where a person works, said by when they came: "has
+	// been at Alder Bank for nine years", "joined Alder Bank last spring".
+	employedRe = mustPattern(`^(?:(?:has|'s)\s+been\s+(?:at|with)|(?:just\s+|recently\s+)?joined)\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}&'-]*){0,2})(?:\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|seven|eight|nine|ten|\d)\b.*)?$`)
 	// theyRe is a clause about the organisation named before it.
 	theyRe = mustPattern(`(?i)^they(?:'ve|'re|\s+have|\s+are)?\s+(.+)$`)
 	// pronounIsRe is "she's the IT director" after a person was named.
@@ -49,7 +52,10 @@ var (
 // there.
 var (
 	orgPlaceRe     = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
-	orgFoundedRe   = mustPattern(`(?i)\b(?:was\s+)?(?:founded|started|established)\s+in\s+(\d{4})\b`)
+	orgFoundedRe   = mustPattern(`(?i)\b(?:was\s+)?(?:founded|started|established)(?:\s+by\s+[^,;]{2,40}?)?\s+in\s+(\d{4})\b`)
+	// orgHQRe is where an organisation's head office is: "its head office
+	// is in Bremen".
+	orgHQRe = mustPattern(`(?i)\b(?:its|their)\s+(?:head\s+office|headquarters|hq|main\s+office)\s+(?:is|are)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+)?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 	orgEmployeesRe = mustPattern(`(?i)\b(?:has|have|employs)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
 )
@@ -92,6 +98,9 @@ func (fb *factBuilder) named(c *text) {
 	rt := newText(rest)
 	if fb.leads(subject, rt) {
 		return
+	}
+	if m := employedRe.FindTextSubmatch(rt); m != nil && properNames(strings.TrimPrefix(m[1], "the ")) {
+		fb.add(FactPerson, subject, factPattern{kind: anyValue, conf: conf, text: "%s works at %s"}, "works_at", m[1])
 	}
 	m := isTheRe.FindTextSubmatch(rt)
 	if m == nil {
@@ -228,9 +237,9 @@ func (fb *factBuilder) leads(subject string, rest *text) bool {
 // without a verb ("about 30 people", "with around 40 staff"), and how long
 // it has been going ("since 1998").
 var (
-	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|cooperative|co-op|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider)\b`)
-	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:firm|company|business|outfit|startup|agency|charity|shop|practice|studio|group|lab|brewery|bakery|organi[sz]ation|club|society|association|foundation|vendor|supplier|team)\s+(?:in|from))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
-	orgSizeRe  = mustPattern(`(?i)\b(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
+	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|cooperative|co-op|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider|union|bank|co-operative|cooperative|nonprofit)\b`)
+	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:firm|company|business|outfit|startup|agency|charity|shop|practice|studio|group|lab|brewery|bakery|organi[sz]ation|club|society|association|foundation|vendor|supplier|team|co-op|cooperative|union|bank)\s+(?:in|from|based\s+in))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgSizeRe  = mustPattern(`(?i)\b(?:(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)|(\d[\d,]*)-(?:person|people|strong|staff))\b`)
 	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
 )
 
@@ -251,9 +260,11 @@ func (fb *factBuilder) organization(subject, rest string, known bool) bool {
 	if m := orgEmployeesRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"employees", strings.ReplaceAll(m[1], ",", ""), "%s has %s employees"})
 	} else if m := orgSizeRe.FindStringSubmatch(rest); m != nil {
-		weak = append(weak, [3]string{"employees", strings.ReplaceAll(m[1], ",", ""), "%s has %s employees"})
+		weak = append(weak, [3]string{"employees", strings.ReplaceAll(m[1]+m[2], ",", ""), "%s has %s employees"})
 	}
-	if m := orgPlaceRe.FindStringSubmatch(rest); m != nil {
+	if m := orgHQRe.FindStringSubmatch(rest); m != nil {
+		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
+	} else if m := orgPlaceRe.FindStringSubmatch(rest); m != nil {
 		if lower(m[1]) == "headquartered" {
 			facts = append(facts, [3]string{"based_in", m[2], "%s is based in %s"})
 		} else {

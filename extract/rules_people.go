@@ -34,7 +34,7 @@ var relativePatterns = []factPattern{
 // isAJob is "my sister is a nurse": kept only when X is an occupation.
 var isAJob = mustPattern(`(?i)^(?:is|'s)\s+an?\s+(.+)`)
 
-const relations = `sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|boss|roommate|flatmate|neighbou?r|colleague|parents|kids|children|grandparents|niece|nephew|co-?founder|business\s+partner|manager|supervisor|co-?worker|teammate|mentor|landlord|landlady|doctor|therapist|lawyer|accountant|stepmom|stepdad|stepmother|stepfather|stepson|stepdaughter|ex`
+const relations = `(?:brother|sister|mother|father|son|daughter)-in-law|sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|boss|roommate|flatmate|neighbou?r|colleague|parents|kids|children|grandparents|niece|nephew|co-?founder|business\s+partner|manager|supervisor|co-?worker|teammate|mentor|landlord|landlady|doctor|therapist|lawyer|accountant|stepmom|stepdad|stepmother|stepfather|stepson|stepdaughter|ex`
 
 // relativeOwner is whose relative a phrase names: "my", or a name and 's
 // ("Alex's sister").

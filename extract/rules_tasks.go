@@ -252,6 +252,11 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 	}
 	t = vocative.ReplaceAllString(t, "")
 	t, ok := questionClause(t)
+	if !ok {
+		// "Fish or lamb for the main?": a choice asked without an
+		// interrogative word.
+		t, ok = optionsQuestion(vocative.ReplaceAllString(tidy(s.text), ""))
+	}
 	if !ok || smallTalkRe.MatchString(t) || personalRe.MatchString(t) {
 		return found{}, false
 	}
@@ -272,6 +277,16 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 		f.status = "answered"
 	}
 	return f, true
+}
+
+// optionsQuestion returns a question that names two options and nothing
+// else: no comma, a few words, content words on both sides of "or".
+func optionsQuestion(t string) (string, bool) {
+	a, b, ok := strings.Cut(t, " or ")
+	if !ok || strings.ContainsAny(t, ",;:") || len(strings.Fields(t)) > 12 || !hasContentWord(a) || !hasContentWord(b) {
+		return "", false
+	}
+	return t, true
 }
 
 // questionClause is the clause of a question sentence that asks: the last

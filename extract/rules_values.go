@@ -143,7 +143,8 @@ var (
 		facilitator, moderator, organizer, organiser, caterer, photographer, contractor, vendor, supplier,
 		farrier, solicitor, barrister, locum, physio, physiotherapist, gp, registrar, notary, curator, ranger,
 		steward, chaplain, optician, osteopath, chiropractor, beekeeper, blacksmith, brewer, roaster, printer,
-		stylist, decorator, glazier, roofer, tiler, builder, joiner, locksmith, courier, porter, warden`)
+		stylist, decorator, glazier, roofer, tiler, builder, joiner, locksmith, courier, porter, warden,
+		fishmonger, ironmonger, cheesemonger, greengrocer, grocer, upholsterer, caretaker, janitor`)
 	// roles are job titles within an organisation: "the CEO", "our head
 	// of data", "the IT director".
 	roles = set(`ceo, cto, cfo, coo, cmo, cpo, ciso, cio, vp, svp, evp, president, chairman, chairwoman,
