@@ -117,7 +117,7 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	}
 	if m := introRe.FindStringSubmatch(text); m != nil {
 		// "Meet Tobias Klein, our new art director, ...".
-		if what, _, _ := strings.Cut(m[2], ","); !orgKindRe.MatchString("is "+what) {
+		if what, _, _ := strings.Cut(m[2], ","); !orgKindRe.MatchString("is " + what) {
 			out = append(out, r.apposition(mc, m[1], what)...)
 		}
 		return out

@@ -51,11 +51,11 @@ var (
 // Organisation facts: where it is, when it was founded, how many work
 // there.
 var (
-	orgPlaceRe     = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
-	orgFoundedRe   = mustPattern(`(?i)\b(?:was\s+)?(?:founded|started|established)(?:\s+by\s+[^,;]{2,40}?)?\s+in\s+(\d{4})\b`)
+	orgPlaceRe   = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgFoundedRe = mustPattern(`(?i)\b(?:was\s+)?(?:founded|started|established)(?:\s+by\s+[^,;]{2,40}?)?\s+in\s+(\d{4})\b`)
 	// orgHQRe is where an organisation's head office is: "its head office
 	// is in Bremen".
-	orgHQRe = mustPattern(`(?i)\b(?:its|their)\s+(?:head\s+office|headquarters|hq|main\s+office)\s+(?:is|are)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgHQRe        = mustPattern(`(?i)\b(?:its|their)\s+(?:head\s+office|headquarters|hq|main\s+office)\s+(?:is|are)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+)?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 	orgEmployeesRe = mustPattern(`(?i)\b(?:has|have|employs)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
 )
