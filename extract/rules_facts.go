@@ -135,7 +135,11 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		text = m[1] + " " + m[3]
 	} else if m := appositionFirstRe.FindStringSubmatch(text); m != nil {
 		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
-			out = append(out, r.apposition(mc, m[2], m[1])...)
+			what := m[1]
+			if owner, _, _ := strings.Cut(text, " "); lower(owner) == "my" {
+				what = "my " + what
+			}
+			out = append(out, r.apposition(mc, m[2], what)...)
 		}
 		text = m[2] + " " + m[3]
 	}
@@ -179,6 +183,10 @@ func asClauses(s string) string {
 // apposition before it names what the organisation is, not a role.
 var orgPredicateRe = mustPattern(`(?i)^(?:is|was|are)\s+(?:headquartered|incorporated|founded|listed)\b|^has\s+(?:about\s+|around\s+|over\s+|nearly\s+)?\d[\d,]*\s+(?:employees|staff|people|engineers|offices|stores)\b`)
 
+// relationOnlyRe is an apposition that names a relation and nothing else:
+// "Keiko's husband", "my supervisor".
+var relationOnlyRe = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
+
 // apposition returns the role a name's apposition states ("Dr. Okafor, our
 // facilitator"), when it is one.
 func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
@@ -186,6 +194,15 @@ func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
 		return nil
 	}
 	what = strings.TrimSpace(what)
+	if m := relationOnlyRe.FindStringSubmatch(what); m != nil {
+		// "Femi, Keiko's husband, ...", "My supervisor, Dr. Okonkwo,
+		// ...": a relative's name.
+		fb := factBuilder{r: r, mc: mc, clause: name + ", " + what}
+		subject := fb.relativeSubject(m[1], m[2])
+		mc.relation, mc.relSubject, mc.person = lower(m[2]), subject, name
+		fb.add(FactPerson, subject, nameFact, "name", name)
+		return fb.out
+	}
 	for _, a := range []string{"our ", "my ", "the ", "their ", "your ", "a ", "an ", "new "} {
 		what = strings.TrimPrefix(what, a)
 	}

@@ -165,6 +165,53 @@ var (
 	itIsRe        = mustPattern(`(?i)^([^,;]{2,40}?)\s+it\s+is(?:\s+then)?\s*(?:[,;]|$)`)
 )
 
+// weChoiceRe is a first-person plural subject and its verb in any tense
+// but the past: "we're using", "we shoot", "we'll take".
+var weChoiceRe = mustPattern(`(?i)\bwe(?:'re|\s+are|'ll|\s+will)?\s+(?:(?:now|also|just|definitely)\s+)?([a-z]+)\b(.*)`)
+
+// notOtherRe is the option a choice sets aside after a comma: ", not the
+// widefield scope".
+var notOtherRe = mustPattern(`(?i),\s+not\s+(\S.*)$`)
+
+// auxiliaries are verbs that do not choose: "we can", "we need".
+var auxiliaries = set(`can, could, should, would, might, may, must, need, have, had, has, do, did, does, be,
+	been, being, get, got, were, was, think, hope, want, feel, know, love, like, see, are, will, shall, not,
+	never, still, really, always, usually, often, probably, maybe, all, both, too, went, said, saw, made, had`)
+
+// weChoice reads a choice the group makes against an alternative it
+// names: "we're using the confocal, not the widefield scope", "we're
+// ordering from Abcam rather than Sigma". The verb commits the group; the
+// alternative makes it a choice rather than a task.
+func weChoice(t *text) (found, bool) {
+	m := weChoiceRe.FindTextSubmatchIndex(t)
+	if m == nil {
+		return found{}, false
+	}
+	verb := lower(t.s[m[2]:m[3]])
+	if strings.HasSuffix(verb, "ing") {
+		verb = ingBase(verb)
+	}
+	if auxiliaries[verb] || idleVerbs[verb] || strings.HasSuffix(verb, "ed") || stopwords[verb] && verb != "use" && verb != "go" {
+		return found{}, false
+	}
+	rest := t.s[m[4]:m[5]]
+	if n := notOtherRe.FindStringSubmatchIndex(rest); n != nil {
+		obj, other := clauseAfter(rest[:n[0]]), clauseAfter(rest[n[2]:])
+		if !concreteObject(obj) || !concreteObject(other) || len(words(other)) > 6 {
+			return found{}, false
+		}
+		return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj + ", not " + other), conf: tenure.ConfidenceMedium}, true
+	}
+	if !alternativeRe.MatchString(rest) {
+		return found{}, false
+	}
+	obj := clauseAfter(rest)
+	if !concreteObject(obj) || !alternativeRe.MatchString(obj) {
+		return found{}, false
+	}
+	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
+}
+
 // itIsNotChoice open what "X it is" does not choose: "I love how simple
 // it is", "that's how it is".
 var itIsNotChoice = map[string]bool{"i": true, "we": true, "you": true, "he": true, "she": true, "they": true,
@@ -182,6 +229,9 @@ func decision(mc *messageContext, t *text) (found, bool) {
 			f, ok = c, true
 			f.typ, f.conf, f.owner = tenure.StateDecision, tenure.ConfidenceHigh, ""
 		}
+	}
+	if !ok {
+		f, ok = weChoice(t)
 	}
 	if !ok {
 		if m := itIsRe.FindTextSubmatch(t); m != nil && hasContentWord(m[1]) && len(words(m[1])) <= 5 && !itIsNotChoice[firstWord(m[1])] {

@@ -110,10 +110,10 @@ var (
 	// epistemicRe is "must" as a guess: "we must have watched it ten
 	// times", "you must be tired".
 	epistemicRe = mustPattern(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
-	neverRe     = mustPattern(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
+	neverRe     = mustPattern(`(?i)^(?:(?:please|pls)\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
 	// noOneRe is a prohibition on everyone: "under no circumstances should
 	// anyone restart the gateway", "no one may deploy on Fridays".
-	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed\s+to|is\s+permitted\s+to|gets\s+to)\s+[a-z]`)
+	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed|is\s+permitted|gets\s+to)\s+[a-z]`)
 	// restrictedRe is access or use limited to someone or something:
 	// "production access is limited to the on-call engineer".
 	restrictedRe = mustPattern(`(?i)\b(?:is|are)\s+(?:limited|restricted|reserved)\s+(?:to|for)\s+(?:the\s+|our\s+)?[a-z]`)
@@ -297,6 +297,11 @@ var (
 	// scopeRe is the scope of a rule: when, where or on what condition it
 	// holds.
 	scopeRe = mustPattern(`(?i)\b(?:without|before|after|until|till|unless|while|during|outside|inside|past|beyond|into|from|in\s+the|on\s+the|at\s+the|near\s+the)\b`)
+	// noPolicyRe is a rule named as a policy: "a strict no-food policy".
+	noPolicyRe = mustPattern(`(?i)\bno-([a-z]+(?:-[a-z]+)*)\s+(?:policy|rule|zone)\b`)
+	// staysRe is a state kept within a scope: "the freezer stays locked
+	// outside working hours".
+	staysRe = mustPattern(`(?i)\b(?:stays?|remains?|must\s+stay|must\s+remain|has\s+to\s+stay|needs\s+to\s+stay)\s+(?:locked|closed|shut|off|empty|clear|unplugged|switched\s+off|turned\s+off|muted|private|confidential|internal|offline)\b`)
 	// onlyRe restricts who or what may: "only the account lead can send
 	// files".
 	onlyRe = mustPattern(`(?i)^only\s+(?:the\s+|our\s+|their\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?\s+(?:can|may|should|are\s+allowed\s+to|is\s+allowed\s+to|get\s+to|gets\s+to)\s+[a-z]`)
@@ -353,6 +358,19 @@ func negatedRule(tx *text) (found, bool) {
 	if m := nobodyRe.FindTextSubmatchIndex(tx); m != nil {
 		v := presentBase(t[m[2]:m[3]])
 		if v != "" && !statives[v] && scopeRe.MatchString(t[m[4]:m[5]]) {
+			return rule(m[0], len(t))
+		}
+	}
+	if m := noPolicyRe.FindTextSubmatchIndex(tx); m != nil {
+		// "a strict no-food policy in the lab" is "no food in the lab".
+		rest := t[m[1]:]
+		if loc := clauseCutRe.FindStringIndex(rest); loc != nil {
+			rest = rest[:loc[0]]
+		}
+		return found{typ: tenure.StateConstraint, text: capitalize(tidy("No " + strings.ReplaceAll(t[m[2]:m[3]], "-", " ") + rest)), conf: tenure.ConfidenceHigh}, true
+	}
+	if m := staysRe.FindTextIndex(tx); m != nil {
+		if subject := t[:m[0]]; !isPronounOrPerson(subject) && !vagueSubjects[lastWord(subject)] && scopeRe.MatchString(t[m[1]:]) {
 			return rule(m[0], len(t))
 		}
 	}

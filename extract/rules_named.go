@@ -18,7 +18,7 @@ var (
 	// Okafor, our facilitator, will ...", "Brightside, our agency, is
 	// ...". The first submatch is the name, the second the apposition, the
 	// third the rest.
-	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an)\s+[^,]{2,40}),\s+(.+)$`)
+	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an|[A-Z][\p{L}-]*'s)\s+[^,]{2,40}),\s+(.+)$`)
 	// appositionFirstRe is the apposition first: "Our new designer, Lucía
 	// Gómez, starts on Monday".
 	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([A-Za-z][A-Za-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
@@ -41,7 +41,7 @@ var (
 	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads|manages|runs|leads|chairs|oversees|coordinates|supervises|directs)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
 	// employedRe is where a person works, said by when they came: "has
 	// been at Alder Bank for nine years", "joined Alder Bank last spring".
-	employedRe = mustPattern(`^(?:(?:has|'s)\s+been\s+(?:at|with)|(?:just\s+|recently\s+)?joined)\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}&'-]*){0,2})(?:\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|seven|eight|nine|ten|\d)\b.*)?$`)
+	employedRe = mustPattern(`^(?:(?:has|'s)\s+been\s+(?:at|with)|(?:just\s+|recently\s+)?(?:joined|started\s+(?:at|with)))\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}&'-]*){0,2})(?:\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|seven|eight|nine|ten|\d)\b.*)?$`)
 	// theyRe is a clause about the organisation named before it.
 	theyRe = mustPattern(`(?i)^they(?:'ve|'re|\s+have|\s+are)?\s+(.+)$`)
 	// pronounIsRe is "she's the IT director" after a person was named.

@@ -363,7 +363,9 @@ func thirdNow(mc *messageContext, t *text) (found, bool) {
 			verb, rest = "handle", m[4]
 		}
 	}
-	if verb == "" || pastimes[verb] {
+	if verb == "" || pastimes[verb] && !dueRe.MatchString(rest) {
+		// "Kofi's running the half marathon on Sunday" is news; "Bram is
+		// running the blots by Thursday" is due.
 		return found{}, false
 	}
 	f, ok := task(verb, rest, tenure.ConfidenceMedium)
