@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -302,17 +303,18 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 	var q []string
 	for i := len(mc.before) - 1; i >= 0 && q == nil; i-- {
 		if c := mc.before[i].Content; eitherOrRe.MatchString(c) {
-			q = []string{c}
+			q = []string{optionsSentence(c)}
 		}
 	}
 	if q == nil {
 		return found{}, false
 	}
 	m := pickRe.FindTextSubmatch(t)
-	if m == nil || pickOpeners[firstWord(m[1])] || !hasContentWord(m[1]) {
+	if m == nil || pickOpeners[firstWord(m[1])] || interjections[firstWord(m[1])] || !hasContentWord(m[1]) ||
+		isSpeaker(m[1], mc.before) || isSpeaker(m[1], []tenure.Message{*mc.msg}) {
 		return found{}, false
 	}
-	if strings.Contains(lower(q[0]), lower(m[1])) {
+	if containsWords(q[0], m[1]) {
 		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + choiceTail(q[0], m[1]), conf: tenure.ConfidenceMedium}, true
 	}
 	if side := sideOf(q[0], firstWord(m[1])); side != "" && len(words(m[1])) <= 3 {
@@ -321,6 +323,38 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		return found{typ: tenure.StateDecision, text: capitalize(side), conf: tenure.ConfidenceMedium}, true
 	}
 	return found{}, false
+}
+
+// interjections open an answer without picking anything: "Wow, ...".
+var interjections = set(`wow, oh, ooh, nice, cool, great, awesome, amazing, haha, lol, thanks, thank, hey, hi, hello,
+	congrats, congratulations, yay, yup, nope, nah, sounds, aw, aww, omg, wonderful, lovely, sweet, good, fantastic,
+	true, totally, exactly, right, hmm, well, sorry, ah, agreed, fair, same, me, you, glad, happy, love`)
+
+// optionsSentence is the sentence of a message that asks an either-or
+// question.
+func optionsSentence(c string) string {
+	loc := eitherOrRe.FindStringIndex(c)
+	if loc == nil {
+		return c
+	}
+	start := 0
+	for _, sep := range []string{". ", "! ", "? "} {
+		if k := strings.LastIndex(c[:loc[0]], sep); k >= 0 && k+len(sep) > start {
+			start = k + len(sep)
+		}
+	}
+	return c[start:loc[1]]
+}
+
+// containsWords reports whether s holds the words of w, whole.
+func containsWords(s, w string) bool {
+	sw, ww := words(s), words(w)
+	for i := 0; i+len(ww) <= len(sw) && len(ww) > 0; i++ {
+		if slices.Equal(sw[i:i+len(ww)], ww) {
+			return true
+		}
+	}
+	return false
 }
 
 // choiceTail is what an either-or question says of its options after
@@ -360,7 +394,19 @@ var tailPreps = map[string]bool{"for": true, "on": true, "in": true, "at": true,
 // the "or" or the question mark: "keep the free tier on the page" of "do
 // we keep the free tier on the page or hide it?" for "keep"; or "".
 func sideOf(q, verb string) string {
-	if verb == "" || stopwords[verb] {
+	if verb == "" || stopwords[verb] || interjections[verb] {
+		return ""
+	}
+	// The verb must open an option: after "we", "I" or a modal, or
+	// after "or".
+	opens := false
+	ws := words(q)
+	for i, w := range ws {
+		if w == verb && i > 0 && (ws[i-1] == "we" || ws[i-1] == "i" || ws[i-1] == "or" || auxiliaries[ws[i-1]]) {
+			opens = true
+		}
+	}
+	if !opens {
 		return ""
 	}
 	lq := lower(q)
@@ -537,7 +583,7 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 
 // choicePreps are the prepositions a chosen verb may take before its
 // object: "ask for", "apply to", "go with", "wait for".
-var choicePreps = map[string]bool{"for": true, "to": true, "with": true, "on": true, "into": true, "about": true}
+var choicePreps = map[string]bool{"for": true, "with": true, "on": true, "into": true, "about": true}
 
 // objectPronouns may stand before a direct object ("lend you my copy").
 var objectPronouns = map[string]bool{"you": true, "me": true, "him": true, "her": true, "them": true, "us": true}

@@ -283,10 +283,19 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 // else: no comma, a few words, content words on both sides of "or".
 func optionsQuestion(t string) (string, bool) {
 	a, b, ok := strings.Cut(t, " or ")
-	if !ok || strings.ContainsAny(t, ",;:") || len(strings.Fields(t)) > 12 || !hasContentWord(a) || !hasContentWord(b) {
+	if !ok || strings.ContainsAny(t, ",;:") || len(strings.Fields(t)) > 12 || !hasContentWord(a) || !hasContentWord(b) ||
+		youRe.MatchString(lower(t)) || strings.Contains(lower(t), "your") || !isNounStart(a) {
 		return "", false
 	}
 	return t, true
+}
+
+// isNounStart reports whether an option opens with a noun rather than a
+// preposition or a verb of chat ("For walking or running?", "Got any
+// advice or tips?").
+func isNounStart(s string) bool {
+	w := firstWord(s)
+	return w != "" && !vagueObjects[w] && !stopwords[w] && !timeWords[w] && !strings.HasSuffix(w, "ing")
 }
 
 // questionClause is the clause of a question sentence that asks: the last
@@ -301,7 +310,7 @@ func questionClause(t string) (string, bool) {
 		if !openerRe.MatchString(c) {
 			continue
 		}
-		if firstWord(raw) == "or" && i > 0 {
+		if firstWord(raw) == "or" && i > 0 && !personalRe.MatchString(c) {
 			// "Do we need a solicitor, or can we sign it ourselves?" asks
 			// the first; the second is its alternative.
 			alternative = c
