@@ -133,7 +133,14 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			mc.org = m[1]
 		}
 		text = m[1] + " " + m[3]
-	} else if m := appositionFirstRe.FindStringSubmatch(text); m != nil {
+	} else if m := appositionFirstRe.FindStringSubmatch(text); m != nil && strings.HasPrefix(m[2], "the ") {
+		// "Our lender, the Hallé Trust, is based in Manchester": a name
+		// with an article is an organisation's.
+		mc.org = m[2]
+		fb := factBuilder{r: r, mc: mc, clause: text}
+		fb.organization(m[2], m[3], true)
+		return append(out, fb.out...)
+	} else if m != nil {
 		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
 			what := m[1]
 			if owner, _, _ := strings.Cut(text, " "); lower(owner) == "my" {

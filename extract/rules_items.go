@@ -118,7 +118,7 @@ const decisionVerbs = `use|go with|stick with|switch to|move to|migrate to|adopt
 // decisionPhrases are the ways a settled choice is stated.
 var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\blet'?s\s+(` + decisionVerbs + `)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bwe(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|\s+shall)\s+(use|go with|stick with|switch to|migrate to|adopt|keep|standardi[sz]e on|drop)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|\s+shall)\s+(use|go with|go for|stick with|switch to|migrate to|adopt|keep|standardi[sz]e on|drop)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(?:decided|agreed)\s+to\s+(go\s+with|stick\s+with|switch\s+to|move\s+to|migrate\s+to|[a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+decided\s+to\s+(go\s+with|stick\s+with|switch\s+to|[a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	// "switching the dashboards to Superset": what changes, and to what.
@@ -165,6 +165,9 @@ var (
 	alternativeRe = mustPattern(`(?i)\b(?:instead\s+of|rather\s+than)\s+\S`)
 	itIsRe        = mustPattern(`(?i)^([^,;]{2,40}?)\s+it\s+is(?:\s+then)?\s*(?:[,;]|$)`)
 )
+
+// groupChoiceRe is a choice made by a body that decides for the group.
+var groupChoiceRe = mustPattern(`(?i)^(?:the|our|their)\s+(?:board|committee|team|client|council|panel|trustees|partners|management|leadership|steering\s+group|owners?)\s+(?:has\s+|have\s+)?(approved|chose|picked|selected|went\s+with|opted\s+for|agreed\s+on|signed\s+off\s+on|settled\s+on|decided\s+on|voted\s+for)\s+(.+)`)
 
 // weChoiceRe is a first-person plural subject and its verb in any tense
 // but the past: "we're using", "we shoot", "we'll take".
@@ -233,6 +236,13 @@ func decision(mc *messageContext, t *text) (found, bool) {
 	}
 	if !ok {
 		f, ok = weChoice(t)
+	}
+	if !ok {
+		if m := groupChoiceRe.FindTextSubmatch(t); m != nil && concreteObject(clauseAfter(m[2])) {
+			// "The board approved the smaller catalogue over the full
+			// one": a body that decides for the group.
+			f, ok = found{typ: tenure.StateDecision, text: capitalize(clauseAfter(m[2])), conf: tenure.ConfidenceHigh}, true
+		}
 	}
 	if !ok {
 		if m := itIsRe.FindTextSubmatch(t); m != nil && hasContentWord(m[1]) && len(words(m[1])) <= 5 && !itIsNotChoice[firstWord(m[1])] {

@@ -82,9 +82,9 @@ var (
 	// deadlineRe names a date that binds: a deadline, a freeze, an expiry.
 	deadlineRe = mustPattern(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
 	budgetRe   = mustPattern(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
-	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated))\b`)
+	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated))\b`)
 	// strongModalRe are the modals that bind without a number or date.
-	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated))$`)
+	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated))$`)
 	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
 	// binds when someone other than the speaker or the listener cannot do
 	// something a rule can forbid (not "we can't wait").
@@ -297,6 +297,12 @@ var (
 	// scopeRe is the scope of a rule: when, where or on what condition it
 	// holds.
 	scopeRe = mustPattern(`(?i)\b(?:without|before|after|until|till|unless|while|during|outside|inside|past|beyond|into|from|in\s+the|on\s+the|at\s+the|near\s+the)\b`)
+	// insistsRe is a demand that a clause hold: "insists that", "requires
+	// that".
+	insistsRe  = mustPattern(`(?i)\b(?:insists?|insisted|requires?|required|demands?|stipulates?)\s+that\s+`)
+	negationRe = mustPattern(`(?i)\b(?:never|not|no|nobody|nothing)\b|n't\b`)
+	// thereToBeNoRe is "there's to be no food past the foyer".
+	thereToBeNoRe = mustPattern(`(?i)\bthere(?:'s|\s+is|\s+are)\s+to\s+be\s+no\s+`)
 	// noPolicyRe is a rule named as a policy: "a strict no-food policy".
 	noPolicyRe = mustPattern(`(?i)\bno-([a-z]+(?:-[a-z]+)*)\s+(?:policy|rule|zone)\b`)
 	// staysRe is a state kept within a scope: "the freezer stays locked
@@ -360,6 +366,14 @@ func negatedRule(tx *text) (found, bool) {
 		if v != "" && !statives[v] && scopeRe.MatchString(t[m[4]:m[5]]) {
 			return rule(m[0], len(t))
 		}
+	}
+	if m := insistsRe.FindTextIndex(tx); m != nil && negationRe.MatchString(t[m[1]:]) {
+		// "The lender insists that the panels never be exposed to
+		// sunlight": what is insisted on is the rule.
+		return rule(m[1], len(t))
+	}
+	if m := thereToBeNoRe.FindTextIndex(tx); m != nil {
+		return rule(m[1]-len("no "), len(t))
 	}
 	if m := noPolicyRe.FindTextSubmatchIndex(tx); m != nil {
 		// "a strict no-food policy in the lab" is "no food in the lab".

@@ -21,7 +21,7 @@ var (
 	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an|[A-Z][\p{L}-]*'s)\s+[^,]{2,40}),\s+(.+)$`)
 	// appositionFirstRe is the apposition first: "Our new designer, Lucía
 	// Gómez, starts on Monday".
-	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([A-Za-z][A-Za-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
+	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([A-Za-z][A-Za-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+|the\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
 	// isTheRe is "is the CEO", "is our new head of data".
 	isTheRe = mustPattern(`(?i)^(?:is|'s|was)\s+(?:the|our|my|their|his|her|its|your)\s+(?:new\s+|current\s+|acting\s+|interim\s+)?(.+)$`)
 	// rolePartRe splits a role from its organisation: "CEO of Northwind".
@@ -156,7 +156,9 @@ func titleOf(raw string) string {
 
 // orgSuffixes end the names of organisations, which have no role.
 var orgSuffixes = map[string]bool{"co": true, "inc": true, "ltd": true, "llc": true, "gmbh": true, "group": true,
-	"corp": true, "plc": true, "labs": true, "partners": true, "agency": true, "studio": true, "studios": true}
+	"corp": true, "plc": true, "labs": true, "partners": true, "agency": true, "studio": true, "studios": true,
+	"trust": true, "foundation": true, "museum": true, "society": true, "association": true, "council": true,
+	"university": true, "college": true, "hospital": true, "bank": true, "union": true, "institute": true}
 
 // isOrgName reports whether a name reads as an organisation's: "Hollis &
 // Co", "Acme Inc".
@@ -188,9 +190,16 @@ func isRole(v string) bool {
 // after the name is their employer. A relative ("my partner is Alex") is
 // read by relative.
 func (fb *factBuilder) nameIs(what, name, org string) {
+	if _, after, ok := strings.Cut(what, "'s "); ok {
+		// "the museum's director is Helen Ashby"
+		what = after
+	}
 	w := words(what)
+	if len(w) == 0 {
+		return
+	}
 	head := w[len(w)-1]
-	if relationWords[head] || head == "name" || strings.Contains(what, "'s") {
+	if relationWords[head] || head == "name" {
 		return
 	}
 	fb.mc.person = name

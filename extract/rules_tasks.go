@@ -36,6 +36,14 @@ var (
 	// bareDueRe is a due day said without a preposition: "can you share
 	// it with legal today?".
 	bareDueRe = mustPattern(`(?i)\b(?:today|tonight|tomorrow|this\s+(?:week|morning|afternoon|evening)|next\s+week|asap|eod|eow)\b`)
+	// nameRequestRe is a request of a named person: "can Pieter get the
+	// labels proofread before Friday?".
+	nameRequestRe = mustPattern(`^(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+)\s+(?:please\s+)?([a-z][a-z-]*)\b(.*)$`)
+	// causativeRe is "get" or "have" something done.
+	causativeRe = mustPattern(`^(?:get|have)$`)
+	// taskIsRe is a named person's task stated as such: "Pieter's task
+	// this week is to photograph the new acquisitions".
+	taskIsRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+)'s\s+(?:main\s+)?(?:job|task|homework|assignment|action)(?:\s+(?:this|next)\s+(?:week|month|sprint))?\s+is\s+to\s+([a-z][a-z-]*)\b(.*)$`)
 	// pleaseRe is an order to a named person: "Sven, please update the
 	// runbook before Friday".
 	pleaseRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+),?\s+(?:please|pls|kindly)\s+([a-z][a-z-]*)\b(.*)$`)
@@ -110,6 +118,11 @@ func named(mc *messageContext, t *text) (found, bool) {
 	}
 	if f, ok := thirdNow(mc, t); ok {
 		return f, true
+	}
+	if m := taskIsRe.FindTextSubmatch(t); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
+		f, ok := task(m[2], m[3], tenure.ConfidenceMedium)
+		f.owner = m[1]
+		return f, ok
 	}
 	if m := pronounCommitRe.FindTextSubmatchIndex(t); m != nil {
 		who := lastName(t.s[:m[0]])
@@ -244,6 +257,19 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 	}
 	t = tidy(t)
 	asked := leadingVocative.ReplaceAllString(vocative.ReplaceAllString(t, ""), "")
+	if m := nameRequestRe.FindStringSubmatch(asked); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) &&
+		(dueRe.MatchString(m[3]) || bareDueRe.MatchString(m[3])) {
+		// "Can Pieter get the labels proofread before Friday?": a dated
+		// request of a named person is their task.
+		f, ok := task(m[2], m[3], tenure.ConfidenceMedium)
+		if obj := clauseAfter(m[3]); !ok && causativeRe.MatchString(lower(m[2])) && concreteObject(obj) && len(words(obj)) >= 3 {
+			// "get the labels proofread": the task is what is to be done
+			// to them.
+			f, ok = found{typ: tenure.StateAction, text: capitalize(lower(m[2]) + " " + obj), conf: tenure.ConfidenceMedium}, true
+		}
+		f.owner = m[1]
+		return f, ok
+	}
 	if m := requestRe.FindStringSubmatch(asked); m != nil && (dueRe.MatchString(m[2]) || asksListener.MatchString(asked)) {
 		// A request with a deadline is a task; a favour asked of the
 		// listener ("can you help me plan a trip?") is neither a task nor
