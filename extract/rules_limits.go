@@ -175,13 +175,7 @@ func passiveAfter(s string) bool {
 // budget or a deadline.
 func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	t := tx.s
-	high := func(start, end int) (found, bool) {
-		text := clauseAround(t, start, end)
-		if countContentWords(text, 2) < 2 {
-			return found{}, false
-		}
-		return found{typ: tenure.StateConstraint, text: capitalize(text), conf: tenure.ConfidenceHigh}, true
-	}
+	high := func(start, end int) (found, bool) { return ruleAround(t, start, end, 2, tenure.ConfidenceHigh) }
 	lim := limitRe.FindTextSubmatchIndex(tx)
 	due := dueRe.FindTextIndex(tx)
 	if m := modalRe.FindTextSubmatchIndex(tx); m != nil && !epistemicRe.MatchText(tx) {
@@ -344,16 +338,20 @@ func presentBase(v string) string {
 	return ""
 }
 
+// ruleAround is the constraint stated by the clause of t around
+// t[start:end], when it has at least minWords content words.
+func ruleAround(t string, start, end, minWords int, conf tenure.Confidence) (found, bool) {
+	text := clauseAround(t, start, end)
+	if countContentWords(text, minWords) < minWords {
+		return found{}, false
+	}
+	return found{typ: tenure.StateConstraint, text: capitalize(text), conf: conf}, true
+}
+
 // negatedRule reads a rule from a negated subject or verb.
 func negatedRule(tx *text) (found, bool) {
 	t := tx.s
-	rule := func(start, end int) (found, bool) {
-		text := clauseAround(t, start, end)
-		if countContentWords(text, 3) < 3 {
-			return found{}, false
-		}
-		return found{typ: tenure.StateConstraint, text: capitalize(text), conf: tenure.ConfidenceMedium}, true
-	}
+	rule := func(start, end int) (found, bool) { return ruleAround(t, start, end, 3, tenure.ConfidenceMedium) }
 	if m := neverThingRe.FindTextSubmatchIndex(tx); m != nil {
 		subject, v := t[m[2]:m[3]], lower(t[m[4]:m[5]])
 		if w := words(subject); len(w) > 0 && !vagueSubjects[w[0]] && !vagueSubjects[w[len(w)-1]] &&
