@@ -356,12 +356,12 @@ func article(v string) string {
 	return "a"
 }
 
-var employerRe = mustPattern(`(?i)\s+(?:at|for)\s+(.+)`)
+var employerRe = mustPattern(`\s+(?i:at|for)\s+(.+)|\s+with\s+((?:the\s+)?[A-Z].*|the\s+.+)`)
 
 func employerOf(raw string) (string, bool) {
 	m := employerRe.FindStringSubmatch(raw)
 	if m == nil {
 		return "", false
 	}
-	return m[1], true
+	return m[1] + m[2], true
 }

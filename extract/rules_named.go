@@ -35,7 +35,7 @@ var (
 	// may stand for next.
 	// It names the person's role too, and with "from Dunmore Estates"
 	// their employer.
-	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}))?$`)
+	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[\p{L}'-]+){0,2}))?$`)
 	// leadsRe is a role said by what a person does: "Emeka heads the
 	// surgical team", "Sadia runs the seed library".
 	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads|manages|runs|leads|chairs|oversees|coordinates|supervises|directs)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
@@ -241,13 +241,16 @@ func (fb *factBuilder) leads(subject string, rest *text) bool {
 	return true
 }
 
+// orgKinds are the nouns that say a name is an organisation's.
+const orgKinds = `firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|co-op|co-operative|cooperative|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider|union|bank|clinic|surgery|hospital|school|college|university|museum|hotel|restaurant|caf[eé]|pub|store|garage|factory|farm|gym|church|library|cent(?:re|er)|theatre|theater|council|trust|institute|team`
+
 // Organisation facts said without the words the patterns above need: what
 // kind of organisation it is ("a family firm out of Bilbao"), its size
 // without a verb ("about 30 people", "with around 40 staff"), and how long
 // it has been going ("since 1998").
 var (
-	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|cooperative|co-op|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider|union|bank|co-operative|cooperative|nonprofit)\b`)
-	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:firm|company|business|outfit|startup|agency|charity|shop|practice|studio|group|lab|brewery|bakery|organi[sz]ation|club|society|association|foundation|vendor|supplier|team|co-op|cooperative|union|bank)\s+(?:in|from|based\s+in))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:` + orgKinds + `)\b`)
+	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:` + orgKinds + `)\s+(?:in|from|based\s+in))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 	orgSizeRe  = mustPattern(`(?i)\b(?:(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)|(\d[\d,]*)-(?:person|people|strong|staff))\b`)
 	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
 )

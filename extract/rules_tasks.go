@@ -119,6 +119,9 @@ func named(mc *messageContext, t *text) (found, bool) {
 	if f, ok := thirdNow(mc, t); ok {
 		return f, true
 	}
+	if f, ok := relativeTask(mc, t); ok {
+		return f, true
+	}
 	if m := taskIsRe.FindTextSubmatch(t); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
 		f, ok := task(m[2], m[3], tenure.ConfidenceMedium)
 		f.owner = m[1]
@@ -413,6 +416,30 @@ func thirdNow(mc *messageContext, t *text) (found, bool) {
 var pastimes = set(`go, come, visit, fly, travel, arrive, meet, play, watch, celebrate, spend, enjoy, hike, run,
 	walk, swim, eat, drink, attend, stay, sleep, leave, head, relax, rest, cook, dance, sing, ride, party,
 	holiday, vacation, work, move, start, finish, join, fly, drive, see, get, be, do, have`)
+
+// relativeTaskRe is a task of a relative named by relation alone: "my
+// mum needs to sign the form by the 30th", "my husband's picking up the
+// crutches on Saturday".
+var relativeTaskRe = mustPattern(`(?i)^my\s+` + relativeMods + `(` + relations + `)(?:(?:'s|\s+is)\s+([a-z]+ing)\b|(?:'ll|\s+will|\s+needs\s+to|\s+has\s+to|\s+is\s+going\s+to|'s\s+going\s+to)\s+([a-z][a-z-]*)\b)(.*)`)
+
+// relativeTask reads a relative's task, whose owner is the relative: a
+// progressive one only when dated, as for a named person.
+func relativeTask(mc *messageContext, t *text) (found, bool) {
+	m := relativeTaskRe.FindTextSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	verb, rest := m[3], m[4]
+	if m[2] != "" {
+		verb = ingBase(m[2])
+		if !(dateRe.MatchString(rest) || bareDueRe.MatchString(rest)) || pastimes[verb] && !dueRe.MatchString(rest) {
+			return found{}, false
+		}
+	}
+	f, ok := task(verb, rest, tenure.ConfidenceMedium)
+	f.owner = mc.subject + "'s " + strings.Join(strings.Fields(lower(m[1])), " ")
+	return f, ok
+}
 
 // eVerbs are verbs whose -ing form drops an e: "updating" is "update".
 var eVerbs = set(`update, write, make, take, give, drive, move, prepare, share, arrange, schedule, change,

@@ -193,6 +193,9 @@ func TestRulesActions(t *testing.T) {
 		{"OK/task_is", "Pieter's task this week is to photograph the new acquisitions.", a("Photograph the new acquisitions")},
 		{"NoMatch/progressive_undated", "Jamal is updating the consent forms.", nil},
 		{"NoMatch/pastime", "Lotte is visiting her sister in Porto next week.", nil},
+		{"OK/relative_needs_to", "My mum needs to sign the carer's form by Friday.", a("Sign the carer's form by 12 May 2023")},
+		{"OK/relative_progressive", "My husband's picking up the crutches on Saturday.", a("Pick up the crutches on 13 May 2023")},
+		{"OK/not_supposed", "We're not supposed to put any weight on the leg until the check-up.", []item{{tenure.StateConstraint, "We're not supposed to put any weight on the leg until the check-up"}}},
 	})
 }
 
@@ -699,6 +702,35 @@ func TestRulesAnswerChoices(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("items of %q after %q (-want +got):\n%s", tc.answer, tc.question, diff)
+			}
+		})
+	}
+}
+
+// TestRulesFactsAcrossMessages reads "he" in a speaker's message as the
+// relative their previous message named, and only then.
+func TestRulesFactsAcrossMessages(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	first := say("m1", "My husband's picking up the crutches on Saturday.")
+	for _, tc := range []struct {
+		name string
+		next tenure.Message
+		want []fact
+	}{
+		{"OK/same_speaker", say("m2", "He's a paramedic with the county ambulance service."),
+			[]fact{{"Sam's husband", "works_at", "the county ambulance service"}, {"Sam's husband", "job", "paramedic"}}},
+		{"NoMatch/other_speaker", tenure.Message{ThreadID: "t", ID: "m2", Role: "user", Speaker: "Ana", Content: "He's a paramedic with the county ambulance service.", CreatedAt: monday}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{first, tc.next}})
+			var got []fact
+			for _, f := range res.Facts {
+				if slices.Contains(f.Refs, "m2") {
+					got = append(got, fact{f.Subject, f.Attribute, f.Value})
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("facts of %q (-want +got):\n%s", tc.next.Content, diff)
 			}
 		})
 	}
