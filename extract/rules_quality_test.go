@@ -155,7 +155,7 @@ func (s score) String() string {
 // for a parent after surgery, a brewery's canning line, a school fair) were
 // written before the fourth round of rules and measured untuned first: they
 // are never tuned on. The development threads t-vet, t-garden, t-lease,
-// t-agency, t-kitchen, t-lab and t-museum were written for the fourth round,
+// t-agency, t-kitchen, t-lab, t-museum and t-knee were written for the fourth round,
 // after h5's first look.
 var parts = []struct{ name, prefix string }{
 	{"development (t-*)", "t-"}, {"held out, round 1 (h-*)", "h-"}, {"held out, round 2 (h2-*)", "h2-"},
@@ -202,7 +202,7 @@ type heldOut struct {
 var heldOutFloors = []heldOut{
 	{prefix: "h2-", types: map[string]struct{ precision, recall float64 }{
 		"decision": {0.90, 0.70}, "constraint": {0.85, 0.80}, "action": {0.75, 0.75}, "risk": {0.90, 0.70},
-		"question": {0.90, 0.85}, "fact": {0.90, 0.80},
+		"question": {0.90, 0.85}, "fact": {0.90, 0.90},
 	}, owners: 1, dues: 1},
 	// Measured once after the third round of rules (docs/benchmarks.md);
 	// the floors are those numbers less about one item.
