@@ -40,6 +40,9 @@ type factPattern struct {
 	// change marks a statement of change ("I moved to"), whose dates say
 	// when the fact became true.
 	change bool
+	// prefix opens the value once it is cut to what is stated: the verb
+	// of a role said by what a person does ("looks after" the rota).
+	prefix string
 }
 
 const numberWords = `\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a\s+hundred`
@@ -291,6 +294,9 @@ func (fb *factBuilder) add(kind FactKind, subject string, p factPattern, attr, r
 	v, ok := cleanValue(raw, p.kind)
 	if !ok {
 		return
+	}
+	if p.prefix != "" {
+		v = p.prefix + " " + v
 	}
 	text, shown := p.text, v
 	switch p.kind {

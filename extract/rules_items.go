@@ -68,7 +68,9 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 	}
 	tx := newText(t)
 	if hypotheticalRe.MatchText(tx) && !(likeToRe.MatchText(tx) && !conditionRe.MatchText(tx)) {
-		return found{}, false
+		// "If the printer misses Friday, we lose a week": a condition
+		// with a harm that follows is a risk.
+		return conditionalRisk(tx)
 	}
 	for _, match := range []func(*messageContext, *text) (found, bool){decision, risk, r.constraint, action} {
 		if f, ok := match(mc, tx); ok {
@@ -130,7 +132,8 @@ var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(going\s+for|landing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bi(?:'ll|\s+will)\s+(go with|stick with)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
-	{re: mustPattern(`(?i)\bthe\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\b(?:everyone|everybody|we\s+all|all\s+of\s+us|the\s+team|the\s+group)\s+agreed\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\b(?:the|our)\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
 	// "we'd like to move from monthly to annual billing": a change of plan
 	// asked for.
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'d|\s+would)\s+like\s+to\s+(switch|move|upgrade|downgrade|change|cancel|migrate)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
@@ -143,7 +146,7 @@ var decisionPhrases = []verbPhrase{
 // Decisions stated as a change: a labelled decision, "we replaced X with
 // Y", and "we're no longer using X" next to the choice that replaced it.
 var (
-	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution)\s*[:\-–]\s*(.+)`)
+	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution|outcome|consensus)(?:\s+(?:from|of)\s+[^:]{2,30})?\s*[:\-–]\s*(.+)`)
 	replacedRe      = mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+replaced\s+(.+?)\s+with\s+(.+)`)
 	subjectRe       = mustPattern(`(?i)^(?:we|i)(?:'ll|\s+will)?\s+`)
 	noLongerRe      = mustPattern(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)

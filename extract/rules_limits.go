@@ -10,14 +10,33 @@ import (
 // is a risk that ...", a worried speaker, and a named thing that might
 // break or fail.
 var (
-	riskLabelRe = mustPattern(`(?i)^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
+	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
 	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+|good\s+|fair\s+|decent\s+|strong\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
-	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous)\s+(?:that\s+)?(.+)`)
+	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous|afraid)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
 	// not about a person ("worried about my mom").
 	riskModalRe = mustPattern(`(?i)(?:\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b|\w'll\b)`)
 	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down)\b`)
 )
+
+// Conditions with a harm: "if the printer misses Friday, the mailing goes
+// out late and we lose a week of donations".
+var (
+	conditionalRe = mustPattern(`(?i)^if\s+(.{3,80}?),\s+(.+)$`)
+	harmRe        = mustPattern(`(?i)\b(?:lose|loses|lost|miss|misses|late|delay|delayed|cancel|cancell?ed|fail|fails|break|breaks|stuck|short|run\s+out|over\s+budget|won't|can't|cannot|no\s+longer|slip|slips|too\s+late|behind)\b`)
+)
+
+// conditionalRisk reads a condition whose consequence is a harm as a
+// risk. A condition about the listener ("if you need anything") is an
+// offer, not a risk.
+func conditionalRisk(tx *text) (found, bool) {
+	m := conditionalRe.FindTextSubmatch(tx)
+	if m == nil || !harmRe.MatchString(m[2]) || vagueSubjects[firstWord(m[1])] || firstWord(m[2]) == "you" ||
+		countContentWords(m[0], 4) < 4 {
+		return found{}, false
+	}
+	return found{typ: tenure.StateRisk, text: capitalize(tidy(m[0])), conf: tenure.ConfidenceMedium}, true
+}
 
 // vagueSubjects are subjects that do not say what is at risk or bound;
 // "I might break my phone" is a mood, not a project risk.
@@ -29,7 +48,8 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 	f := found{typ: tenure.StateRisk, conf: tenure.ConfidenceHigh}
 	switch {
 	case riskLabelRe.MatchText(tx):
-		f.text = clauseAfter(riskLabelRe.FindStringSubmatch(t)[1])
+		m := riskLabelRe.FindStringSubmatch(t)
+		f.text = clauseAfter(m[1] + m[2])
 	case riskThereRe.MatchText(tx):
 		// "There's a chance the cutover breaks email": the text keeps the
 		// word that makes it a risk rather than a report.

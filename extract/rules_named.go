@@ -38,14 +38,14 @@ var (
 	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[\p{L}'-]+){0,2}))?$`)
 	// leadsRe is a role said by what a person does: "Emeka heads the
 	// surgical team", "Sadia runs the seed library".
-	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads|manages|runs|leads|chairs|oversees|coordinates|supervises|directs)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
+	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads(?:\s+up)?|manages|runs|leads|chairs|oversees|coordinates|supervises|directs|looks\s+after|(?:is|'s)\s+in\s+charge\s+of)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
 	// employedRe is where a person works, said by when they came: "has
 	// been at Alder Bank for nine years", "joined Alder Bank last spring".
 	employedRe = mustPattern(`^(?:(?:has|'s)\s+been\s+(?:at|with)|(?:just\s+|recently\s+)?(?:joined|started\s+(?:at|with)))\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}&'-]*){0,2})(?:\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|seven|eight|nine|ten|\d)\b.*)?$`)
 	// theyRe is a clause about the organisation named before it.
 	theyRe = mustPattern(`(?i)^they(?:'ve|'re|\s+have|\s+are)?\s+(.+)$`)
 	// pronounIsRe is "she's the IT director" after a person was named.
-	pronounIsRe = mustPattern(`(?i)^(?:she|he)('s|\s+is|\s+works|\s+lives|\s+moved)(\s.+)$`)
+	pronounIsRe = mustPattern(`(?i)^(?:she|he)('s|\s+is|\s+works|\s+lives|\s+moved|\s+heads|\s+manages|\s+runs|\s+leads|\s+chairs|\s+oversees|\s+looks\s+after)(\s.+)$`)
 )
 
 // Organisation facts: where it is, when it was founded, how many work
@@ -237,7 +237,7 @@ func (fb *factBuilder) leads(subject string, rest *text) bool {
 	if !concreteObject(obj) || len(words(obj)) > 5 {
 		return false
 	}
-	fb.add(FactPerson, subject, factPattern{kind: titleValue, conf: tenure.ConfidenceMedium, text: "%s %s"}, "role", m[1]+" "+tidy(obj))
+	fb.add(FactPerson, subject, factPattern{kind: titleValue, conf: tenure.ConfidenceMedium, text: "%s %s", prefix: m[1]}, "role", tidy(obj))
 	return true
 }
 

@@ -17,6 +17,8 @@ var relativePatterns = []factPattern{
 	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:visiting|coming\s+over|coming)\s+(?:us\s+|me\s+)?from\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
 	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:originally\s+)?from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
 	{re: mustPattern(`(?i)^works?\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
+	// "works in fundraising at the Ashdown Foundation"
+	{re: mustPattern(`(?i)^works?\s+in\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
 	{re: mustPattern(`(?i)^works?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
 	{re: mustPattern(`(?i)^teach(?:es)?\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
 	{re: mustPattern(`(?i)^(?:loves|likes|enjoys|adores)\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},

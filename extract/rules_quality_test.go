@@ -155,7 +155,7 @@ func (s score) String() string {
 // for a parent after surgery, a brewery's canning line, a school fair) were
 // written before the fourth round of rules and measured untuned first: they
 // are never tuned on. The development threads t-vet, t-garden, t-lease,
-// t-agency, t-kitchen, t-lab, t-museum and t-knee were written for the fourth round,
+// t-agency, t-kitchen, t-lab, t-museum, t-knee and t-charity were written for the fourth round,
 // after h5's first look.
 var parts = []struct{ name, prefix string }{
 	{"development (t-*)", "t-"}, {"held out, round 1 (h-*)", "h-"}, {"held out, round 2 (h2-*)", "h2-"},

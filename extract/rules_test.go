@@ -231,6 +231,11 @@ func TestRulesRisks(t *testing.T) {
 		name, content string
 		want          []item
 	}{
+		{"OK/conditional_harm", "If the printer misses Friday, the mailing goes out late and we lose a week of donations.", k("If the printer misses Friday, the mailing goes out late and we lose a week of donations")},
+		{"OK/what_worries_me", "What worries me is that the donation page still times out on mobile.", k("The donation page still times out on mobile")},
+		{"OK/chances_are", "Chances are the weather keeps people indoors on the collection day.", k("The weather keeps people indoors on the collection day")},
+		{"NoMatch/conditional_offer", "If you need anything, I'll be there.", nil},
+		{"NoMatch/conditional_no_harm", "If the weather holds, we'll have the picnic in the park.", nil},
 		{"OK/labelled", "Risk: the client may not have SSO ready in time for the demo.", k("The client may not have SSO ready in time for the demo")},
 		{"OK/concern", "One concern: the nightly ETL might break if the schema changes.", k("The nightly ETL might break if the schema changes")},
 		{"OK/there_is", "There's a risk that the Redis memory limit gets hit during the peak.", k("Risk that the Redis memory limit gets hit during the peak")},
