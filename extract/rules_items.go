@@ -14,8 +14,9 @@ var (
 	reportedRe     = mustPattern(`(?i)\b(?:said|says|told|tells|asked|wrote|writes|claims|claimed)\b`)
 	jokingRe       = mustPattern(`(?i)\b(?:kidding|jk|joking)\b`)
 	// likeToRe is a wish that asks for something rather than imagines
-	// it: "we'd like to move to annual billing". It is no hypothetical
-	// unless a condition comes with it (conditionRe).
+	// it: "we'd like to move to annual billing", or a preference between
+	// options: "we'd rather run two concepts than three". It is no
+	// hypothetical unless a condition comes with it (conditionRe).
 	likeToRe    = mustPattern(`(?i)\b(?:i'd|we'd|i\s+would|we\s+would)\s+(?:like\s+to|rather)\b`)
 	conditionRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:wish|hypothetically|if)\b`)
 )
