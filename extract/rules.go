@@ -71,6 +71,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 	var res Result
 	acc := newAccumulator()
 	pair := speakerPair(b.Messages)
+	var prev *messageContext
 	for i := range b.Messages {
 		if err := ctx.Err(); err != nil {
 			return Result{}, &tenure.Error{Code: tenure.CodeTimeout, Message: "extract rules", Err: err}
@@ -85,6 +86,13 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			continue
 		}
 		mc := r.newMessageContext(b.Messages, i, pair)
+		if prev != nil && prev.msg.Speaker == m.Speaker && prev.msg.Role == m.Role {
+			// "My husband's picking up the crutches." "He's a paramedic
+			// ...": a speaker's next message goes on about whom the last
+			// one named.
+			mc.relation, mc.relSubject, mc.person, mc.org = prev.relation, prev.relSubject, prev.person, prev.org
+		}
+		prev = mc
 		for _, s := range splitSentences(m.Content) {
 			if len(s.text) > maxSentenceBytes {
 				continue
@@ -133,6 +141,10 @@ type messageContext struct {
 	// person is the last person the message named by name ("Julia
 	// Park"), for the same; it is cleared when a relative is named.
 	person string
+	// org is the last organisation the message named, for a following
+	// "they": "Dunmore Estates is a family business, they've been letting
+	// since 1986".
+	org string
 	// addressee is whom "you" means: the other speaker of a two-person
 	// conversation, or "".
 	addressee string

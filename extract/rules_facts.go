@@ -40,6 +40,9 @@ type factPattern struct {
 	// change marks a statement of change ("I moved to"), whose dates say
 	// when the fact became true.
 	change bool
+	// prefix opens the value once it is cut to what is stated: the verb
+	// of a role said by what a person does ("looks after" the rota).
+	prefix string
 }
 
 const numberWords = `\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a\s+hundred`
@@ -86,6 +89,8 @@ var selfPatterns = []factPattern{
 var (
 	amA   = fp(`(?:'m|\s+am)\s+an?\s+(.+)`)
 	amThe = fp(`(?:'m|\s+am)\s+the\s+(?:new\s+)?(.+?)\s+(?:at|for|of)\s+([A-Z].*)$`)
+	// amTheBare is "I'm the new secretary", with no organisation.
+	amTheBare = fp(`(?:'m|\s+am)\s+(?:now\s+)?the\s+(?:new\s+|current\s+|acting\s+|interim\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})$`)
 )
 
 // Favourites name their attribute: "my favorite book is X", "X is my
@@ -103,21 +108,52 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		return nil
 	}
 	var out []Fact
-	text := s.text
-	if m := appositionRe.FindStringSubmatch(discourseRe.ReplaceAllString(text, "")); m != nil {
-		// "Hollis & Co, the caterer, is based in Oakland": the
-		// apposition says what the name is, the rest is said of it.
-		if !orgPredicateRe.MatchString(m[3]) {
-			out = append(out, r.apposition(mc, m[1], m[2])...)
+	text := asClauses(discourseRe.ReplaceAllString(s.text, ""))
+	if m := whoRe.FindStringSubmatch(text); m != nil {
+		// "Tobias, who leads the design team now, will present ...": the
+		// relative clause is said of the name, and so is the rest.
+		for _, c := range cutClauses(m[1] + " " + m[2]) {
+			out = append(out, r.clauseFacts(mc, tidy(c))...)
+			break
 		}
 		text = m[1] + " " + m[3]
-	} else if m := appositionFirstRe.FindStringSubmatch(discourseRe.ReplaceAllString(text, "")); m != nil {
-		if !orgPredicateRe.MatchString(m[3]) {
-			out = append(out, r.apposition(mc, m[2], m[1])...)
+	}
+	if m := introRe.FindStringSubmatch(text); m != nil {
+		// "Meet Tobias Klein, our new art director, ...".
+		if what, _, _ := strings.Cut(m[2], ","); !orgKindRe.MatchString("is " + what) {
+			out = append(out, r.apposition(mc, m[1], what)...)
+		}
+		return out
+	}
+	if m := appositionRe.FindStringSubmatch(text); m != nil {
+		// "Hollis & Co, the caterer, is based in Oakland": the
+		// apposition says what the name is, the rest is said of it.
+		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
+			out = append(out, r.apposition(mc, m[1], m[2])...)
+		}
+		if orgKindRe.MatchString("is " + m[2]) {
+			// "Greenhive, the beekeeping group, is based in Otley".
+			mc.org = m[1]
+		}
+		text = m[1] + " " + m[3]
+	} else if m := appositionFirstRe.FindStringSubmatch(text); m != nil && strings.HasPrefix(m[2], "the ") {
+		// "Our lender, the Hallé Trust, is based in Manchester": a name
+		// with an article is an organisation's.
+		mc.org = m[2]
+		fb := factBuilder{r: r, mc: mc, clause: text}
+		fb.organization(m[2], m[3], true)
+		return append(out, fb.out...)
+	} else if m != nil {
+		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
+			what := m[1]
+			if owner, _, _ := strings.Cut(text, " "); lower(owner) == "my" {
+				what = "my " + what
+			}
+			out = append(out, r.apposition(mc, m[2], what)...)
 		}
 		text = m[2] + " " + m[3]
 	}
-	clauses := cutClauses(andSubjectRe.ReplaceAllString(text, ", $1"))
+	clauses := cutClauses(andNameRe.ReplaceAllString(andSubjectRe.ReplaceAllString(text, ", $1"), ", $1"))
 	if s.question {
 		// "My dad turns 60 next week, any gift ideas?" states a fact
 		// before it asks; the asking clause states nothing.
@@ -138,9 +174,28 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	return out
 }
 
+// Clause structures around a name: a relative clause ("Tobias, who leads
+// the design team, will ..."), an apposition in brackets ("Ingrid (our
+// main contact) prefers ..."), and an introduction ("Meet Tobias Klein,
+// our new art director").
+var (
+	whoRe        = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}),\s+who(?:'s|\s+)([^,]{3,60}),\s+(.+)$`)
+	parenApposRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2})\s+\(((?:our|my|the|their|your|a|an)\s+[^)]{2,40})\)\s+`)
+	introRe      = mustPattern(`^(?i:meet|welcome|say\s+hi\s+to|say\s+hello\s+to|please\s+welcome|introducing)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your)\s+.+)$`)
+)
+
+// asClauses writes an apposition in brackets as one between commas.
+func asClauses(s string) string {
+	return parenApposRe.ReplaceAllString(s, "$1, $2, ")
+}
+
 // orgPredicateRe is what is said of an organisation, not a person: an
 // apposition before it names what the organisation is, not a role.
 var orgPredicateRe = mustPattern(`(?i)^(?:is|was|are)\s+(?:headquartered|incorporated|founded|listed)\b|^has\s+(?:about\s+|around\s+|over\s+|nearly\s+)?\d[\d,]*\s+(?:employees|staff|people|engineers|offices|stores)\b`)
+
+// relationOnlyRe is an apposition that names a relation and nothing else:
+// "Keiko's husband", "my supervisor".
+var relationOnlyRe = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
 
 // apposition returns the role a name's apposition states ("Dr. Okafor, our
 // facilitator"), when it is one.
@@ -149,6 +204,15 @@ func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
 		return nil
 	}
 	what = strings.TrimSpace(what)
+	if m := relationOnlyRe.FindStringSubmatch(what); m != nil {
+		// "Femi, Keiko's husband, ...", "My supervisor, Dr. Okonkwo,
+		// ...": a relative's name.
+		fb := factBuilder{r: r, mc: mc, clause: name + ", " + what}
+		subject := fb.relativeSubject(m[1], m[2])
+		mc.relation, mc.relSubject, mc.person = lower(m[2]), subject, name
+		fb.add(FactPerson, subject, nameFact, "name", name)
+		return fb.out
+	}
 	for _, a := range []string{"our ", "my ", "the ", "their ", "your ", "a ", "an ", "new "} {
 		what = strings.TrimPrefix(what, a)
 	}
@@ -180,6 +244,16 @@ func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 			p := factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"}
 			fb.add(FactProfile, mc.subject, p, "job", v)
 			fb.add(FactProfile, mc.subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", m[2])
+		}
+	} else if m := amTheBare.FindTextSubmatch(ct); m != nil {
+		// "I'm the new secretary": a position in the group, or an
+		// occupation.
+		if v := titleOf(m[1]); isRole(v) {
+			attr := "job"
+			if w := words(v); roles[w[len(w)-1]] {
+				attr = "role"
+			}
+			fb.add(FactProfile, mc.subject, factPattern{kind: titleValue, conf: tenure.ConfidenceMedium, text: "%s is the %s"}, attr, v)
 		}
 	}
 	if m := favoriteRe.FindTextSubmatch(ct); m != nil {
@@ -220,6 +294,9 @@ func (fb *factBuilder) add(kind FactKind, subject string, p factPattern, attr, r
 	v, ok := cleanValue(raw, p.kind)
 	if !ok {
 		return
+	}
+	if p.prefix != "" {
+		v = p.prefix + " " + v
 	}
 	text, shown := p.text, v
 	switch p.kind {
@@ -285,12 +362,12 @@ func article(v string) string {
 	return "a"
 }
 
-var employerRe = mustPattern(`(?i)\s+(?:at|for)\s+(.+)`)
+var employerRe = mustPattern(`\s+(?i:at|for)\s+(.+)|\s+with\s+((?:the\s+)?[A-Z].*|the\s+.+)`)
 
 func employerOf(raw string) (string, bool) {
 	m := employerRe.FindStringSubmatch(raw)
 	if m == nil {
 		return "", false
 	}
-	return m[1], true
+	return m[1] + m[2], true
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -13,9 +14,10 @@ var (
 	reportedRe     = mustPattern(`(?i)\b(?:said|says|told|tells|asked|wrote|writes|claims|claimed)\b`)
 	jokingRe       = mustPattern(`(?i)\b(?:kidding|jk|joking)\b`)
 	// likeToRe is a wish that asks for something rather than imagines
-	// it: "we'd like to move to annual billing". It is no hypothetical
-	// unless a condition comes with it (conditionRe).
-	likeToRe    = mustPattern(`(?i)\b(?:i'd|we'd|i\s+would|we\s+would)\s+like\s+to\b`)
+	// it: "we'd like to move to annual billing", or a preference between
+	// options: "we'd rather run two concepts than three". It is no
+	// hypothetical unless a condition comes with it (conditionRe).
+	likeToRe    = mustPattern(`(?i)\b(?:i'd|we'd|i\s+would|we\s+would)\s+(?:like\s+to|rather)\b`)
 	conditionRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:wish|hypothetically|if)\b`)
 )
 
@@ -56,12 +58,20 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 	}
 	// "Dr. Okafor, our facilitator, will send ...": the apposition says
 	// who, the rest what.
-	if m := appositionRe.FindStringSubmatch(t); m != nil {
+	t = asClauses(t)
+	if m := whoRe.FindStringSubmatch(t); m != nil {
 		t = m[1] + " " + m[3]
+	} else if m := appositionRe.FindStringSubmatch(t); m != nil {
+		t = m[1] + " " + m[3]
+	} else if m := appositionFirstRe.FindStringSubmatch(t); m != nil {
+		// "Our practice manager, Greta Holm, will sign off the rota".
+		t = m[2] + " " + m[3]
 	}
 	tx := newText(t)
 	if hypotheticalRe.MatchText(tx) && !(likeToRe.MatchText(tx) && !conditionRe.MatchText(tx)) {
-		return found{}, false
+		// "If the printer misses Friday, we lose a week": a condition
+		// with a harm that follows is a risk.
+		return conditionalRisk(tx)
 	}
 	for _, match := range []func(*messageContext, *text) (found, bool){decision, risk, r.constraint, action} {
 		if f, ok := match(mc, tx); ok {
@@ -89,7 +99,8 @@ func group(i int) func([]string) string { return func(m []string) string { retur
 func fixed(v string) func([]string) string { return func([]string) string { return v } }
 
 // baseVerbs are the imperative forms of the inflected verbs decisions use.
-var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate", "moving": "move", "going with": "go with",
+var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate", "moving": "move", "going with": "go with", "going for": "go for", "gone for": "go for", "went for": "go for",
+	"landed on": "go with", "landing on": "go with",
 	"sticking with": "stick with", "switching to": "switch to", "standardizing on": "standardize on", "standardising on": "standardise on",
 	"switched": "switch to", "migrated": "migrate to", "chose": "choose", "chosen": "choose",
 	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with",
@@ -110,7 +121,7 @@ const decisionVerbs = `use|go with|stick with|switch to|move to|migrate to|adopt
 // decisionPhrases are the ways a settled choice is stated.
 var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\blet'?s\s+(` + decisionVerbs + `)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bwe(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|\s+shall)\s+(use|go with|stick with|switch to|migrate to|adopt|keep|standardi[sz]e on|drop)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|\s+shall)\s+(use|go with|go for|stick with|switch to|migrate to|adopt|keep|standardi[sz]e on|drop)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(?:decided|agreed)\s+to\s+(go\s+with|stick\s+with|switch\s+to|move\s+to|migrate\s+to|[a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+decided\s+to\s+(go\s+with|stick\s+with|switch\s+to|[a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	// "switching the dashboards to Superset": what changes, and to what.
@@ -118,20 +129,25 @@ var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'ve|\s+have)?\s+(?:decided|agreed|settled)\s+on\s+(.+)`), verb: fixed("go with"), object: 1, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(switching|migrating|moving|going\s+with|sticking\s+with|standardi[sz]ing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(switched|migrated)\s+(?:over\s+)?to\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
-	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on|went\s+for|gone\s+for|landed\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'re|\s+are)\s+(?:now\s+)?(going\s+for|landing\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 	{re: mustPattern(`(?i)\bi(?:'ve|\s+have)?\s+(chose|chosen|opted\s+for|settled\s+on|went\s+with|gone\s+with|picked|selected|decided\s+on)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)\bi(?:'ll|\s+will)\s+(go with|stick with)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
-	{re: mustPattern(`(?i)\bthe\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\b(?:everyone|everybody|we\s+all|all\s+of\s+us|the\s+team|the\s+group)\s+agreed\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\b(?:the|our)\s+(?:decision|plan)\s+is\s+to\s+([a-z]+)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceHigh},
 	// "we'd like to move from monthly to annual billing": a change of plan
 	// asked for.
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'d|\s+would)\s+like\s+to\s+(switch|move|upgrade|downgrade|change|cancel|migrate)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)^(going\s+with|sticking\s+with|switching\s+to)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
+	// "we'd rather run two concepts than three": a preference between
+	// two options is a choice.
+	{re: mustPattern(`(?i)\bwe(?:'d|\s+would)\s+rather\s+([a-z]+)\s+(.+?\s+than\s+.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 }
 
 // Decisions stated as a change: a labelled decision, "we replaced X with
 // Y", and "we're no longer using X" next to the choice that replaced it.
 var (
-	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution)\s*[:\-–]\s*(.+)`)
+	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution|outcome|consensus)(?:\s+(?:from|of)\s+[^:]{2,30})?\s*[:\-–]\s*(.+)`)
 	replacedRe      = mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+replaced\s+(.+?)\s+with\s+(.+)`)
 	subjectRe       = mustPattern(`(?i)^(?:we|i)(?:'ll|\s+will)?\s+`)
 	noLongerRe      = mustPattern(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
@@ -154,6 +170,56 @@ var (
 	itIsRe        = mustPattern(`(?i)^([^,;]{2,40}?)\s+it\s+is(?:\s+then)?\s*(?:[,;]|$)`)
 )
 
+// groupChoiceRe is a choice made by a body that decides for the group.
+var groupChoiceRe = mustPattern(`(?i)^(?:the|our|their)\s+(?:board|committee|team|client|council|panel|trustees|partners|management|leadership|steering\s+group|owners?)\s+(?:has\s+|have\s+)?(approved|chose|picked|selected|went\s+with|opted\s+for|agreed\s+on|signed\s+off\s+on|settled\s+on|decided\s+on|voted\s+for)\s+(.+)`)
+
+// weChoiceRe is a first-person plural subject and its verb in any tense
+// but the past: "we're using", "we shoot", "we'll take".
+var weChoiceRe = mustPattern(`(?i)\bwe(?:'re|\s+are|'ll|\s+will)?\s+(?:(?:now|also|just|definitely)\s+)?([a-z]+)\b(.*)`)
+
+// notOtherRe is the option a choice sets aside after a comma: ", not the
+// widefield scope".
+var notOtherRe = mustPattern(`(?i),\s+not\s+(\S.*)$`)
+
+// auxiliaries are verbs that do not choose: "we can", "we need".
+var auxiliaries = set(`can, could, should, would, might, may, must, need, have, had, has, do, did, does, be,
+	been, being, get, got, were, was, think, hope, want, feel, know, love, like, see, are, will, shall, not,
+	never, still, really, always, usually, often, probably, maybe, all, both, too, went, said, saw, made, had`)
+
+// weChoice reads a choice the group makes against an alternative it
+// names: "we're using the confocal, not the widefield scope", "we're
+// ordering from Abcam rather than Sigma". The verb commits the group; the
+// alternative makes it a choice rather than a task.
+func weChoice(t *text) (found, bool) {
+	m := weChoiceRe.FindTextSubmatchIndex(t)
+	if m == nil {
+		return found{}, false
+	}
+	verb := lower(t.s[m[2]:m[3]])
+	if strings.HasSuffix(verb, "ing") {
+		verb = ingBase(verb)
+	}
+	if auxiliaries[verb] || idleVerbs[verb] || strings.HasSuffix(verb, "ed") || stopwords[verb] && verb != "use" && verb != "go" {
+		return found{}, false
+	}
+	rest := t.s[m[4]:m[5]]
+	if n := notOtherRe.FindStringSubmatchIndex(rest); n != nil {
+		obj, other := clauseAfter(rest[:n[0]]), clauseAfter(rest[n[2]:])
+		if !concreteObject(obj) || !concreteObject(other) || len(words(other)) > 6 {
+			return found{}, false
+		}
+		return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj + ", not " + other), conf: tenure.ConfidenceMedium}, true
+	}
+	if !alternativeRe.MatchString(rest) {
+		return found{}, false
+	}
+	obj := clauseAfter(rest)
+	if !concreteObject(obj) || !alternativeRe.MatchString(obj) {
+		return found{}, false
+	}
+	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
+}
+
 // itIsNotChoice open what "X it is" does not choose: "I love how simple
 // it is", "that's how it is".
 var itIsNotChoice = map[string]bool{"i": true, "we": true, "you": true, "he": true, "she": true, "they": true,
@@ -170,6 +236,16 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		if c, _, isTask := commitment(t); isTask {
 			f, ok = c, true
 			f.typ, f.conf, f.owner = tenure.StateDecision, tenure.ConfidenceHigh, ""
+		}
+	}
+	if !ok {
+		f, ok = weChoice(t)
+	}
+	if !ok {
+		if m := groupChoiceRe.FindTextSubmatch(t); m != nil && concreteObject(clauseAfter(m[2])) {
+			// "The board approved the smaller catalogue over the full
+			// one": a body that decides for the group.
+			f, ok = found{typ: tenure.StateDecision, text: capitalize(clauseAfter(m[2])), conf: tenure.ConfidenceHigh}, true
 		}
 	}
 	if !ok {
@@ -209,7 +285,7 @@ func decision(mc *messageContext, t *text) (found, bool) {
 // we do a buffet or a plated dinner?" "Buffet then.") is a decision.
 var (
 	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is))?\s*[.!]*$`)
-	eitherOrRe  = mustPattern(`(?i)\b(?:should|shall|do|would|can|could)\b[^?]*\bor\b[^?]*\?`)
+	eitherOrRe  = mustPattern(`(?i)\S\s+or\s+[^?]*\?`)
 	pickOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "sure": true, "thanks": true, "ok": true, "okay": true,
 		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
 )
@@ -220,22 +296,209 @@ const maxPickWords = 6
 // answerChoice reads a short answer to the nearest either-or question of
 // the few messages before: the answer must name words of one side of it.
 func answerChoice(mc *messageContext, t *text) (found, bool) {
-	if !mc.human || len(strings.Fields(t.s)) > maxPickWords {
+	if !mc.human {
+		return found{}, false
+	}
+	if f, ok := answerContrast(mc, t.s); ok {
+		return f, true
+	}
+	if f, ok := answerThen(mc, t.s); ok {
+		return f, true
+	}
+	if first, _, ok := strings.Cut(t.s, ", "); ok && strings.HasPrefix(mc.msg.Content, first) {
+		// "Sunday, fewer people are working": the pick is the first
+		// clause, the reason the rest.
+		t = newText(first)
+	}
+	if len(strings.Fields(t.s)) > maxPickWords {
 		return found{}, false
 	}
 	// The nearest either-or question is the one answered.
 	var q []string
 	for i := len(mc.before) - 1; i >= 0 && q == nil; i-- {
-		q = eitherOrRe.FindStringSubmatch(mc.before[i].Content)
+		if c := mc.before[i].Content; eitherOrRe.MatchString(c) {
+			q = []string{optionsSentence(c)}
+		}
 	}
 	if q == nil {
 		return found{}, false
 	}
 	m := pickRe.FindTextSubmatch(t)
-	if m == nil || pickOpeners[firstWord(m[1])] || !hasContentWord(m[1]) || !strings.Contains(lower(q[0]), lower(m[1])) {
+	if m == nil || pickOpeners[firstWord(m[1])] || interjections[firstWord(m[1])] || !hasContentWord(m[1]) ||
+		isSpeaker(m[1], mc.before) || isSpeaker(m[1], []tenure.Message{*mc.msg}) {
 		return found{}, false
 	}
-	return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
+	if containsWords(q[0], m[1]) {
+		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + choiceTail(q[0], m[1]), conf: tenure.ConfidenceMedium}, true
+	}
+	if side := sideOf(q[0], firstWord(m[1])); side != "" && len(words(m[1])) <= 3 {
+		// "Do we keep the free tier or hide it?" "Keep it.": the side
+		// of the question the answer's verb opens.
+		return found{typ: tenure.StateDecision, text: capitalize(side), conf: tenure.ConfidenceMedium}, true
+	}
+	return found{}, false
+}
+
+// interjections open an answer without picking anything: "Wow, ...".
+var interjections = set(`wow, oh, ooh, nice, cool, great, awesome, amazing, haha, lol, thanks, thank, hey, hi, hello,
+	congrats, congratulations, yay, yup, nope, nah, sounds, aw, aww, omg, wonderful, lovely, sweet, good, fantastic,
+	true, totally, exactly, right, hmm, well, sorry, ah, agreed, fair, same, me, you, glad, happy, love`)
+
+// optionsSentence is the sentence of a message that asks an either-or
+// question.
+func optionsSentence(c string) string {
+	loc := eitherOrRe.FindStringIndex(c)
+	if loc == nil {
+		return c
+	}
+	start := 0
+	for _, sep := range []string{". ", "! ", "? "} {
+		if k := strings.LastIndex(c[:loc[0]], sep); k >= 0 && k+len(sep) > start {
+			start = k + len(sep)
+		}
+	}
+	return c[start:loc[1]]
+}
+
+// containsWords reports whether s holds the words of w, whole.
+func containsWords(s, w string) bool {
+	sw, ww := words(s), words(w)
+	for i := 0; i+len(ww) <= len(sw) && len(ww) > 0; i++ {
+		if slices.Equal(sw[i:i+len(ww)], ww) {
+			return true
+		}
+	}
+	return false
+}
+
+// choiceTail is what an either-or question says of its options after
+// naming them, when it starts with a preposition: " for the main" of "fish
+// or lamb for the main?". A pick is understood with it.
+func choiceTail(q, pick string) string {
+	lq, lp := lower(q), lower(tidy(pick))
+	or := strings.LastIndex(lq, " or ")
+	k := strings.Index(lq, lp)
+	if or < 0 || k < 0 {
+		return ""
+	}
+	var rest []string
+	if k > or {
+		rest = strings.Fields(q[k+len(lp):])
+	} else {
+		// The pick is the first option: the tail follows the second.
+		rest = strings.Fields(q[or+4:])
+		for len(rest) > 0 && !tailPreps[lower(rest[0])] {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) == 0 || !tailPreps[lower(rest[0])] {
+		return ""
+	}
+	tail := tidy(strings.TrimRight(strings.Join(rest, " "), "?"))
+	if !hasContentWord(tail) {
+		return ""
+	}
+	return " " + tail
+}
+
+// tailPreps open what a question says of its options.
+var tailPreps = map[string]bool{"for": true, "on": true, "in": true, "at": true, "as": true, "from": true, "to": true}
+
+// sideOf is the option of an either-or question that verb opens, up to
+// the "or" or the question mark: "keep the free tier on the page" of "do
+// we keep the free tier on the page or hide it?" for "keep"; or "".
+func sideOf(q, verb string) string {
+	if verb == "" || stopwords[verb] || interjections[verb] {
+		return ""
+	}
+	// The verb must open an option: after "we", "I" or a modal, or
+	// after "or".
+	opens := false
+	ws := words(q)
+	for i, w := range ws {
+		if w == verb && i > 0 && (ws[i-1] == "we" || ws[i-1] == "i" || ws[i-1] == "or" || auxiliaries[ws[i-1]]) {
+			opens = true
+		}
+	}
+	if !opens {
+		return ""
+	}
+	lq := lower(q)
+	for _, sep := range []string{" " + verb + " ", " or " + verb + " "} {
+		k := strings.Index(lq, sep)
+		if k < 0 {
+			continue
+		}
+		rest := q[k+len(sep)-len(verb)-1:]
+		if end := strings.Index(lower(rest), " or "); end > 0 {
+			rest = rest[:end]
+		}
+		rest = tidy(strings.TrimRight(rest, "?"))
+		if concreteObject(strings.TrimPrefix(lower(rest), verb+" ")) {
+			return rest
+		}
+	}
+	return ""
+}
+
+// thenRe is a short pick closed with "then": "Druckhaus Berg, then".
+var thenRe = mustPattern(`(?i)^([^,;]{2,40}?),?\s+then$`)
+
+// choiceQuestionRe is a question that asks for a choice: which one, what
+// we should do, or one thing or another.
+var choiceQuestionRe = mustPattern(`(?i)\bwhich\b|\bwhat\b[^?]*\b(?:should|shall|do)\s+we\b|\S\s+or\s+[^?]*\?`)
+
+// answerThen reads "X, then" as the pick that closes a choice another
+// speaker asked for just before.
+func answerThen(mc *messageContext, t string) (found, bool) {
+	m := thenRe.FindStringSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	pick := tidy(m[1])
+	if len(words(pick)) > 4 || !concreteObject(pick) || pickOpeners[firstWord(pick)] || personWords[firstWord(pick)] {
+		return found{}, false
+	}
+	for i := len(mc.before) - 1; i >= 0; i-- {
+		b := &mc.before[i]
+		if b.Speaker == mc.msg.Speaker && b.Role == mc.msg.Role {
+			continue
+		}
+		if strings.Contains(b.Content, "?") && choiceQuestionRe.MatchString(b.Content) {
+			return found{typ: tenure.StateDecision, text: capitalize(pick), conf: tenure.ConfidenceMedium}, true
+		}
+		return found{}, false
+	}
+	return found{}, false
+}
+
+// contrastRe is an answer that names one option against another: "Greenfield
+// Labs, not Idexx", "the blue one rather than the red".
+var contrastRe = mustPattern(`(?i)^([^,;]{2,40}?),?\s+(?:not|rather\s+than|instead\s+of|over)\s+([^,;]{2,40}?)(?:[,;.!]|$)`)
+
+// answerContrast reads an answer that picks one option against another
+// when it answers a question another speaker asked just before: the
+// structure of a choice, whatever the options are.
+func answerContrast(mc *messageContext, t string) (found, bool) {
+	m := contrastRe.FindStringSubmatch(t)
+	if m == nil || !strings.HasPrefix(mc.msg.Content, strings.TrimSpace(m[1])) {
+		return found{}, false
+	}
+	pick, other := tidy(m[1]), tidy(m[2])
+	if len(words(pick)) > 4 || len(words(other)) > 4 || !concreteObject(pick) || !concreteObject(other) ||
+		pickOpeners[firstWord(pick)] || itIsNotChoice[firstWord(pick)] || personWords[firstWord(pick)] {
+		return found{}, false
+	}
+	for i := len(mc.before) - 1; i >= 0; i-- {
+		b := &mc.before[i]
+		if b.Speaker == mc.msg.Speaker && b.Role == mc.msg.Role {
+			continue
+		}
+		if strings.Contains(b.Content, "?") {
+			return found{typ: tenure.StateDecision, text: capitalize(pick) + ", not " + other, conf: tenure.ConfidenceMedium}, true
+		}
+	}
+	return found{}, false
 }
 
 // A yes to a "should we ...?" question another speaker asked just before
@@ -319,6 +582,11 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 			// ("from Leeds to Bristol") is a life event.
 			return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: p.conf}, true
 		}
+		if prep, rest, ok := strings.Cut(obj, " "); ok && !concreteObject(obj) && choicePreps[lower(prep)] && concreteObject(rest) {
+			// "decided to ask for a three-year term": the preposition is
+			// the verb's.
+			verb, obj = verb+" "+lower(prep), rest
+		}
 		if !concreteObject(obj) {
 			continue
 		}
@@ -326,6 +594,10 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 	}
 	return found{}, false
 }
+
+// choicePreps are the prepositions a chosen verb may take before its
+// object: "ask for", "apply to", "go with", "wait for".
+var choicePreps = map[string]bool{"for": true, "with": true, "on": true, "into": true, "about": true}
 
 // objectPronouns may stand before a direct object ("lend you my copy").
 var objectPronouns = map[string]bool{"you": true, "me": true, "him": true, "her": true, "them": true, "us": true}

@@ -10,14 +10,33 @@ import (
 // is a risk that ...", a worried speaker, and a named thing that might
 // break or fail.
 var (
-	riskLabelRe = mustPattern(`(?i)^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
+	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
 	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+|good\s+|fair\s+|decent\s+|strong\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
-	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous)\s+(?:that\s+)?(.+)`)
+	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous|afraid)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
 	// not about a person ("worried about my mom").
 	riskModalRe = mustPattern(`(?i)(?:\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b|\w'll\b)`)
 	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down)\b`)
 )
+
+// Conditions with a harm: "if the printer misses Friday, the mailing goes
+// out late and we lose a week of donations".
+var (
+	conditionalRe = mustPattern(`(?i)^if\s+(.{3,80}?),\s+(.+)$`)
+	harmRe        = mustPattern(`(?i)\b(?:lose|loses|lost|miss|misses|late|delay|delayed|cancel|cancell?ed|fail|fails|break|breaks|stuck|short|run\s+out|over\s+budget|won't|can't|cannot|no\s+longer|slip|slips|too\s+late|behind)\b`)
+)
+
+// conditionalRisk reads a condition whose consequence is a harm as a
+// risk. A condition about the listener ("if you need anything") is an
+// offer, not a risk.
+func conditionalRisk(tx *text) (found, bool) {
+	m := conditionalRe.FindTextSubmatch(tx)
+	if m == nil || !harmRe.MatchString(m[2]) || vagueSubjects[firstWord(m[1])] || firstWord(m[2]) == "you" ||
+		countContentWords(m[0], 4) < 4 {
+		return found{}, false
+	}
+	return found{typ: tenure.StateRisk, text: capitalize(tidy(m[0])), conf: tenure.ConfidenceMedium}, true
+}
 
 // vagueSubjects are subjects that do not say what is at risk or bound;
 // "I might break my phone" is a mood, not a project risk.
@@ -29,7 +48,8 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 	f := found{typ: tenure.StateRisk, conf: tenure.ConfidenceHigh}
 	switch {
 	case riskLabelRe.MatchText(tx):
-		f.text = clauseAfter(riskLabelRe.FindStringSubmatch(t)[1])
+		m := riskLabelRe.FindStringSubmatch(t)
+		f.text = clauseAfter(m[1] + m[2])
 	case riskThereRe.MatchText(tx):
 		// "There's a chance the cutover breaks email": the text keeps the
 		// word that makes it a risk rather than a report.
@@ -74,7 +94,7 @@ var (
 	// weakLimits are bounds that also occur in plain description ("we had
 	// at least 50 people"); they need a modal to be a constraint.
 	weakLimits = mustPattern(`(?i)^(?:at\s+least|no\s+less\s+than|fewer\s+than|less\s+than|up\s+to|min(?:imum)?|within|under|below)$`)
-	datePart   = `(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|noon\b|midnight\b|end\s+of\s+(?:the\s+)?(?:day|week|month|quarter|sprint|year)|eod|eow|tomorrow|tonight|today|(?:next|this)\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|q[1-4]\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2})`
+	datePart   = `(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|noon\b|midnight\b|end\s+of\s+(?:the\s+)?(?:day|week|month|quarter|sprint|year)|eod|eow|tomorrow|tonight|today|(?:next|this)\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|q[1-4]\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}|the\s+\d{1,2}(?:st|nd|rd|th)\b)`
 	// dueRe is a deadline: "by Friday", "before 1 June", "no later than Q3".
 	dueRe = mustPattern(`(?i)\b(?:by|before|until|till|no\s+later\s+than|due(?:\s+(?:by|on|before))?)\s+` + datePart)
 	// dateRe is a date anywhere, for sentences about a deadline.
@@ -82,9 +102,9 @@ var (
 	// deadlineRe names a date that binds: a deadline, a freeze, an expiry.
 	deadlineRe = mustPattern(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
 	budgetRe   = mustPattern(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
-	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only)\b`)
+	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)\b`)
 	// strongModalRe are the modals that bind without a number or date.
-	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only)$`)
+	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)$`)
 	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
 	// binds when someone other than the speaker or the listener cannot do
 	// something a rule can forbid (not "we can't wait").
@@ -110,10 +130,10 @@ var (
 	// epistemicRe is "must" as a guess: "we must have watched it ten
 	// times", "you must be tired".
 	epistemicRe = mustPattern(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
-	neverRe     = mustPattern(`(?i)^(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
+	neverRe     = mustPattern(`(?i)^(?:(?:please|pls)\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
 	// noOneRe is a prohibition on everyone: "under no circumstances should
 	// anyone restart the gateway", "no one may deploy on Fridays".
-	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed\s+to|is\s+permitted\s+to|gets\s+to)\s+[a-z]`)
+	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed|is\s+permitted|gets\s+to)\s+[a-z]`)
 	// restrictedRe is access or use limited to someone or something:
 	// "production access is limited to the on-call engineer".
 	restrictedRe = mustPattern(`(?i)\b(?:is|are)\s+(?:limited|restricted|reserved)\s+(?:to|for)\s+(?:the\s+|our\s+)?[a-z]`)
@@ -175,13 +195,7 @@ func passiveAfter(s string) bool {
 // budget or a deadline.
 func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	t := tx.s
-	high := func(start, end int) (found, bool) {
-		text := clauseAround(t, start, end)
-		if countContentWords(text, 2) < 2 {
-			return found{}, false
-		}
-		return found{typ: tenure.StateConstraint, text: capitalize(text), conf: tenure.ConfidenceHigh}, true
-	}
+	high := func(start, end int) (found, bool) { return ruleAround(t, start, end, 2, tenure.ConfidenceHigh) }
 	lim := limitRe.FindTextSubmatchIndex(tx)
 	due := dueRe.FindTextIndex(tx)
 	if m := modalRe.FindTextSubmatchIndex(tx); m != nil && !epistemicRe.MatchText(tx) {
@@ -192,6 +206,9 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		sw := lastWord(subject)
 		switch {
 		case sw == "i" || sw == "":
+		case personsDuty(subject, t[m[2]:m[3]]):
+			// "Hugh has to return the signed lease by Friday" is Hugh's
+			// task, read as an action.
 			// "I have to ..." is the speaker's task, not a rule; a modal
 			// with no subject is a fragment.
 		case lim != nil:
@@ -222,6 +239,9 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	}
 	if m := avoidRe.FindTextIndex(tx); m != nil {
 		return high(m[0], m[1])
+	}
+	if f, ok := negatedRule(tx); ok {
+		return f, true
 	}
 	if m := neverHabitRe.FindTextSubmatchIndex(tx); m != nil {
 		if v := lower(t[m[2]:m[3]]); !pastVerbs[v] && !unruledVerbs[v] && !unruledOrders[v] && !strings.HasSuffix(v, "ed") {
@@ -264,3 +284,178 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	}
 	return found{}, false
 }
+
+// dutyRe is an obligation whose verb agrees with one person: "has to",
+// "needs to". "Visitors must sign in" binds a class; "Hugh has to sign"
+// gives Hugh a task.
+var dutyRe = mustPattern(`(?i)^(?:has\s+to|needs?\s+to\s+be)$`)
+
+// personsDuty reports whether a modal is a named person's obligation: a
+// task rather than a rule.
+func personsDuty(subject, modal string) bool {
+	subject = strings.TrimSpace(subject)
+	return dutyRe.MatchString(modal) && properNames(subject) && !isOrgName(subject) && len(strings.Fields(subject)) <= 3
+}
+
+// Rules said by negating the subject or the verb rather than with a
+// modal: "controlled drugs never leave the cabinet unsigned", "nobody
+// takes the X-ray room without telling Emeka", "a new unit is off the
+// table until the autumn".
+var (
+	// neverThingRe is "never" after a subject that is a thing or a class
+	// ("controlled drugs"), not a person or a pronoun.
+	neverThingRe = mustPattern(`(?i)^((?:(?:the|our|all|any|every|each)\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+(?:(?:must|should|can|may|will)\s+)?never\s+([a-z]+)\b`)
+	// nobodyRe is a negative subject with a verb in the present: "nobody
+	// takes", "nothing gets".
+	nobodyRe = mustPattern(`(?i)(?:^|,\s+|\band\s+|\b(?:make\s+sure|ensure)\s+(?:that\s+)?)(?:nobody|no\s+one|no-one|nothing|none\s+of\s+(?:us|you|them|the\s+[a-z]+))\s+([a-z]+)\b(.*)`)
+	// scopeRe is the scope of a rule: when, where or on what condition it
+	// holds.
+	scopeRe = mustPattern(`(?i)\b(?:without|before|after|until|till|unless|while|during|outside|inside|past|beyond|into|from|in\s+the|on\s+the|at\s+the|near\s+the)\b`)
+	// insistsRe is a demand that a clause hold: "insists that", "requires
+	// that".
+	insistsRe  = mustPattern(`(?i)\b(?:insists?|insisted|requires?|required|demands?|stipulates?)\s+that\s+`)
+	negationRe = mustPattern(`(?i)\b(?:never|not|no|nobody|nothing)\b|n't\b`)
+	// thereToBeNoRe is "there's to be no food past the foyer".
+	thereToBeNoRe = mustPattern(`(?i)\bthere(?:'s|\s+is|\s+are)\s+to\s+be\s+no\s+`)
+	// noPolicyRe is a rule named as a policy: "a strict no-food policy".
+	noPolicyRe = mustPattern(`(?i)\bno-([a-z]+(?:-[a-z]+)*)\s+(?:policy|rule|zone)\b`)
+	// staysRe is a state kept within a scope: "the freezer stays locked
+	// outside working hours".
+	staysRe = mustPattern(`(?i)\b(?:stays?|remains?|must\s+stay|must\s+remain|has\s+to\s+stay|needs\s+to\s+stay)\s+(?:locked|closed|shut|off|empty|clear|unplugged|switched\s+off|turned\s+off|muted|private|confidential|internal|offline)\b`)
+	// onlyRe restricts who or what may: "only the account lead can send
+	// files".
+	onlyRe = mustPattern(`(?i)^only\s+(?:the\s+|our\s+|their\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?\s+(?:can|may|should|are\s+allowed\s+to|is\s+allowed\s+to|get\s+to|gets\s+to)\s+[a-z]`)
+	// againstRulesRe is something against a rule: "using client fonts
+	// without a licence is against our policy".
+	againstRulesRe = mustPattern(`(?i)\b(?:is|are|'s|'re)\s+against\s+(?:the\s+|our\s+|company\s+|house\s+|their\s+)?(?:rules|policy|law|regulations|code\s+of\s+conduct)\b`)
+	// shouldNotRe is advice against, a rule when it is said of a class or
+	// a thing ("kitchen staff shouldn't wear rings"), not of a person.
+	shouldNotRe = mustPattern(`(?i)\b(?:shouldn't|should\s+not)\s+[a-z]`)
+	// offLimitsRe is a predicate that rules something out.
+	offLimitsRe = mustPattern(`(?i)\b(?:is|are|'s|'re|stays?|remains?)\s+(?:strictly\s+|completely\s+)?(?:off[-\s]limits|off\s+the\s+(?:table|menu)|out\s+of\s+bounds|out\s+of\s+the\s+question|not\s+an\s+option|a\s+no[-\s]go|non[-\s]negotiable|not\s+negotiable)\b`)
+)
+
+// statives are verbs whose "nobody ..." or "... never ..." is an opinion
+// or a report, not a rule: "nobody knows", "nothing beats it".
+var statives = set(`know, care, like, love, want, think, believe, seem, beat, compare, matter, feel, look,
+	sound, say, remember, understand, deserve, expect, need, happen, come, notice, mind, ask, tell, listen,
+	stop, change, last, end, fail, work, help, get, see, hear, win, lose, die`)
+
+// presentBase is the plain form of a verb in the third person present
+// ("takes" is "take"), or "" for another form.
+func presentBase(v string) string {
+	v = lower(v)
+	switch {
+	case v == "gets" || v == "goes" || v == "does" || v == "has":
+		return map[string]string{"gets": "get", "goes": "go", "does": "do", "has": "have"}[v]
+	case strings.HasSuffix(v, "ies") && len(v) > 4:
+		return v[:len(v)-3] + "y"
+	case strings.HasSuffix(v, "ches") || strings.HasSuffix(v, "shes") || strings.HasSuffix(v, "sses") || strings.HasSuffix(v, "xes"):
+		return v[:len(v)-2]
+	case strings.HasSuffix(v, "s") && !strings.HasSuffix(v, "ss") && len(v) > 3:
+		return v[:len(v)-1]
+	}
+	return ""
+}
+
+// ruleAround is the constraint stated by the clause of t around
+// t[start:end], when it has at least minWords content words.
+func ruleAround(t string, start, end, minWords int, conf tenure.Confidence) (found, bool) {
+	text := clauseAround(t, start, end)
+	if countContentWords(text, minWords) < minWords {
+		return found{}, false
+	}
+	return found{typ: tenure.StateConstraint, text: capitalize(text), conf: conf}, true
+}
+
+// negatedRule reads a rule from a negated subject or verb.
+func negatedRule(tx *text) (found, bool) {
+	t := tx.s
+	rule := func(start, end int) (found, bool) { return ruleAround(t, start, end, 3, tenure.ConfidenceMedium) }
+	if m := neverThingRe.FindTextSubmatchIndex(tx); m != nil {
+		subject, v := t[m[2]:m[3]], lower(t[m[4]:m[5]])
+		if w := words(subject); len(w) > 0 && !vagueSubjects[w[0]] && !vagueSubjects[w[len(w)-1]] &&
+			!isPronounOrPerson(subject) && !pastVerbs[v] && !strings.HasSuffix(v, "ed") && !statives[presentBase(v)] && !statives[v] {
+			return rule(m[0], len(t))
+		}
+	}
+	if m := nobodyRe.FindTextSubmatchIndex(tx); m != nil {
+		v := presentBase(t[m[2]:m[3]])
+		if v != "" && !statives[v] && scopeRe.MatchString(t[m[4]:m[5]]) {
+			return rule(m[0], len(t))
+		}
+	}
+	if m := insistsRe.FindTextIndex(tx); m != nil && negationRe.MatchString(t[m[1]:]) {
+		// "The lender insists that the panels never be exposed to
+		// sunlight": what is insisted on is the rule.
+		return rule(m[1], len(t))
+	}
+	if m := thereToBeNoRe.FindTextIndex(tx); m != nil {
+		return rule(m[1]-len("no "), len(t))
+	}
+	if m := noPolicyRe.FindTextSubmatchIndex(tx); m != nil {
+		// "a strict no-food policy in the lab" is "no food in the lab".
+		rest := t[m[1]:]
+		if loc := clauseCutRe.FindStringIndex(rest); loc != nil {
+			rest = rest[:loc[0]]
+		}
+		return found{typ: tenure.StateConstraint, text: capitalize(tidy("No " + strings.ReplaceAll(t[m[2]:m[3]], "-", " ") + rest)), conf: tenure.ConfidenceHigh}, true
+	}
+	if m := staysRe.FindTextIndex(tx); m != nil {
+		if subject := t[:m[0]]; !isPronounOrPerson(subject) && !vagueSubjects[lastWord(subject)] && scopeRe.MatchString(t[m[1]:]) {
+			return rule(m[0], len(t))
+		}
+	}
+	if m := onlyRe.FindTextIndex(tx); m != nil {
+		return rule(m[0], m[1])
+	}
+	if m := againstRulesRe.FindTextIndex(tx); m != nil {
+		if sw := lastWord(t[:m[0]]); sw != "" && !vagueSubjects[sw] && !personWords[sw] {
+			return rule(m[0], m[1])
+		}
+	}
+	if m := shouldNotRe.FindTextIndex(tx); m != nil {
+		if subject := t[:m[0]]; !isPronounOrPerson(subject) && !vagueSubjects[lastWord(subject)] {
+			return rule(m[0], len(t))
+		}
+	}
+	if m := offLimitsRe.FindTextIndex(tx); m != nil {
+		if sw := lastWord(t[:m[0]]); sw != "" && sw != "i" && !vagueSubjects[sw] && sw != "we" {
+			return rule(m[0], m[1])
+		}
+	}
+	return found{}, false
+}
+
+// personWords open a subject that is a person: "my dad", "we".
+var personWords = set(`i, we, you, he, she, they, my, your, his, her, their, our, everyone, everybody, someone,
+	somebody, people, mom, mum, dad, kids, he's, she's, it, that, this`)
+
+// isPronounOrPerson reports whether a subject names a person: a pronoun, a
+// possessive, a relative or a name.
+func isPronounOrPerson(subject string) bool {
+	w := words(subject)
+	if len(w) == 0 {
+		return true
+	}
+	if personWords[w[0]] || properNames(strings.TrimSpace(subject)) {
+		return true
+	}
+	for _, x := range w {
+		if relationWords[x] {
+			return true
+		}
+	}
+	return false
+}
+
+// relationWords are the relations of relativeRe, one word each.
+var relationWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range strings.Split(relations, "|") {
+		if !strings.ContainsAny(r, `\[]?()`) {
+			m[r] = true
+		}
+	}
+	return m
+}()

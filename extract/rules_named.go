@@ -18,10 +18,10 @@ var (
 	// Okafor, our facilitator, will ...", "Brightside, our agency, is
 	// ...". The first submatch is the name, the second the apposition, the
 	// third the rest.
-	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an)\s+[^,]{2,40}),\s+(.+)$`)
+	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an|[A-Z][\p{L}-]*'s)\s+[^,]{2,40}),\s+(.+)$`)
 	// appositionFirstRe is the apposition first: "Our new designer, Lucía
 	// Gómez, starts on Monday".
-	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([A-Za-z][A-Za-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
+	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([A-Za-z][A-Za-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+|the\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
 	// isTheRe is "is the CEO", "is our new head of data".
 	isTheRe = mustPattern(`(?i)^(?:is|'s|was)\s+(?:the|our|my|their|his|her|its|your)\s+(?:new\s+|current\s+|acting\s+|interim\s+)?(.+)$`)
 	// rolePartRe splits a role from its organisation: "CEO of Northwind".
@@ -33,16 +33,29 @@ var (
 	joinedAsRe = mustPattern(`^(?:just\s+|recently\s+)?joined\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+[A-Z][\p{L}&'-]*){0,2})\s+as\s+(?:an?\s+|the\s+|our\s+|their\s+)?(.+)$`)
 	// nameIsRe is "our admin is Julia Park": it names a person a pronoun
 	// may stand for next.
-	nameIsRe = mustPattern(`(?i)^(?:our|my|the|their|your)\s+[a-z]+(?:\s+[a-z]+)?\s+is\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)$`)
+	// It names the person's role too, and with "from Dunmore Estates"
+	// their employer.
+	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[\p{L}'-]+){0,2}))?$`)
+	// leadsRe is a role said by what a person does: "Emeka heads the
+	// surgical team", "Sadia runs the seed library".
+	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads(?:\s+up)?|manages|runs|leads|chairs|oversees|coordinates|supervises|directs|looks\s+after|(?:is|'s)\s+in\s+charge\s+of)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
+	// employedRe is where a person works, said by when they came: "has
+	// been at Alder Bank for nine years", "joined Alder Bank last spring".
+	employedRe = mustPattern(`^(?:(?:has|'s)\s+been\s+(?:at|with)|(?:just\s+|recently\s+)?(?:joined|started\s+(?:at|with)))\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}&'-]*){0,2})(?:\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|seven|eight|nine|ten|\d)\b.*)?$`)
+	// theyRe is a clause about the organisation named before it.
+	theyRe = mustPattern(`(?i)^they(?:'ve|'re|\s+have|\s+are)?\s+(.+)$`)
 	// pronounIsRe is "she's the IT director" after a person was named.
-	pronounIsRe = mustPattern(`(?i)^(?:she|he)('s|\s+is|\s+works|\s+lives|\s+moved)(\s.+)$`)
+	pronounIsRe = mustPattern(`(?i)^(?:she|he)('s|\s+is|\s+works|\s+lives|\s+moved|\s+heads|\s+manages|\s+runs|\s+leads|\s+chairs|\s+oversees|\s+looks\s+after)(\s.+)$`)
 )
 
 // Organisation facts: where it is, when it was founded, how many work
 // there.
 var (
-	orgPlaceRe     = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
-	orgFoundedRe   = mustPattern(`(?i)\b(?:was\s+)?(?:founded|started|established)\s+in\s+(\d{4})\b`)
+	orgPlaceRe   = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgFoundedRe = mustPattern(`(?i)\b(?:was\s+)?(?:founded|started|established)(?:\s+by\s+[^,;]{2,40}?)?\s+in\s+(\d{4})\b`)
+	// orgHQRe is where an organisation's head office is: "its head office
+	// is in Bremen".
+	orgHQRe        = mustPattern(`(?i)\b(?:its|their)\s+(?:head\s+office|headquarters|hq|main\s+office)\s+(?:is|are)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+)?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 	orgEmployeesRe = mustPattern(`(?i)\b(?:has|have|employs)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
 )
@@ -57,8 +70,12 @@ func (fb *factBuilder) named(c *text) {
 	if relativeInvRe.MatchText(c) {
 		return // "John is my cofounder": the relative's
 	}
-	if m := nameIsRe.FindTextSubmatch(c); m != nil && properNames(m[1]) {
-		mc.person = m[1]
+	if m := nameIsRe.FindTextSubmatch(c); m != nil && properNames(m[2]) {
+		fb.nameIs(m[1], m[2], m[3])
+		return
+	}
+	if m := theyRe.FindTextSubmatch(c); m != nil && mc.org != "" {
+		fb.organization(mc.org, m[1], true)
 		return
 	}
 	var subject, rest string
@@ -72,12 +89,19 @@ func (fb *factBuilder) named(c *text) {
 	} else {
 		return
 	}
-	if fb.organization(subject, rest) {
+	if fb.organization(subject, rest, strings.EqualFold(subject, mc.org)) {
+		mc.org = subject
 		return
 	}
 	mc.person, mc.relation = subject, ""
 	conf := tenure.ConfidenceHigh
 	rt := newText(rest)
+	if fb.leads(subject, rt) {
+		return
+	}
+	if m := employedRe.FindTextSubmatch(rt); m != nil && properNames(strings.TrimPrefix(m[1], "the ")) {
+		fb.add(FactPerson, subject, factPattern{kind: anyValue, conf: conf, text: "%s works at %s"}, "works_at", m[1])
+	}
 	m := isTheRe.FindTextSubmatch(rt)
 	if m == nil {
 		// "Ravi is a principal at Greylock": a role, where an occupation
@@ -132,7 +156,9 @@ func titleOf(raw string) string {
 
 // orgSuffixes end the names of organisations, which have no role.
 var orgSuffixes = map[string]bool{"co": true, "inc": true, "ltd": true, "llc": true, "gmbh": true, "group": true,
-	"corp": true, "plc": true, "labs": true, "partners": true, "agency": true, "studio": true, "studios": true}
+	"corp": true, "plc": true, "labs": true, "partners": true, "agency": true, "studio": true, "studios": true,
+	"trust": true, "foundation": true, "museum": true, "society": true, "association": true, "council": true,
+	"university": true, "college": true, "hospital": true, "bank": true, "union": true, "institute": true}
 
 // isOrgName reports whether a name reads as an organisation's: "Hollis &
 // Co", "Acme Inc".
@@ -159,23 +185,110 @@ func isRole(v string) bool {
 	return roles[head] || roles[w[0]] || isOccupation(head)
 }
 
+// nameIs reads "our <role> is <name>": the role is the person's when it
+// names one ("our new locum is Dr. Petra Lindqvist"), and an organisation
+// after the name is their employer. A relative ("my partner is Alex") is
+// read by relative.
+func (fb *factBuilder) nameIs(what, name, org string) {
+	if _, after, ok := strings.Cut(what, "'s "); ok {
+		// "the museum's director is Helen Ashby"
+		what = after
+	}
+	w := words(what)
+	if len(w) == 0 {
+		return
+	}
+	head := w[len(w)-1]
+	if relationWords[head] || head == "name" {
+		return
+	}
+	fb.mc.person = name
+	for len(w) > 1 && titleMods[w[0]] {
+		w = w[1:]
+	}
+	v := strings.Join(w, " ")
+	if !isRole(v) {
+		return
+	}
+	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
+	if org != "" {
+		fb.add(FactPerson, name, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", org)
+	}
+}
+
+// titleMods qualify a role without being part of it: "our new locum".
+var titleMods = map[string]bool{"new": true, "current": true, "acting": true, "interim": true, "old": true}
+
+// leads adds the role a clause says a person has by what they do: "heads
+// the surgical team". The role is the verb and what it governs, up to a
+// place ("runs the seed library at the community centre").
+func (fb *factBuilder) leads(subject string, rest *text) bool {
+	m := leadsRe.FindTextSubmatch(rest)
+	if m == nil {
+		return false
+	}
+	obj := m[2]
+	if loc := employerCutRe.FindStringIndex(obj); loc != nil {
+		obj = obj[:loc[0]]
+	}
+	if loc := valueStopRe.FindStringIndex(obj); loc != nil {
+		obj = obj[:loc[0]]
+	}
+	if !concreteObject(obj) || len(words(obj)) > 5 {
+		return false
+	}
+	fb.add(FactPerson, subject, factPattern{kind: titleValue, conf: tenure.ConfidenceMedium, text: "%s %s", prefix: m[1]}, "role", tidy(obj))
+	return true
+}
+
+// orgKinds are the nouns that say a name is an organisation's.
+const orgKinds = `firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|co-op|co-operative|cooperative|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider|union|bank|clinic|surgery|hospital|school|college|university|museum|hotel|restaurant|caf[eé]|pub|store|garage|factory|farm|gym|church|library|cent(?:re|er)|theatre|theater|council|trust|institute|team`
+
+// Organisation facts said without the words the patterns above need: what
+// kind of organisation it is ("a family firm out of Bilbao"), its size
+// without a verb ("about 30 people", "with around 40 staff"), and how long
+// it has been going ("since 1998").
+var (
+	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:` + orgKinds + `)\b`)
+	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:` + orgKinds + `)\s+(?:in|from|based\s+in))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgSizeRe  = mustPattern(`(?i)\b(?:(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)|(\d[\d,]*)-(?:person|people|strong|staff))\b`)
+	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
+)
+
 // organization reads an organisation's facts from what a clause says of
 // subject, and reports whether it found any. "Based in" alone may be said
-// of a person; with another organisation fact, or as "headquartered", it
-// is said of an organisation.
-func (fb *factBuilder) organization(subject, rest string) bool {
-	var facts [][3]string // attribute, value, text
+// of a person; with another organisation fact, as "headquartered", said of
+// a name that reads as an organisation's, or after the clause says what
+// kind of organisation it is, it is said of an organisation. known is set
+// when subject is known to be one.
+func (fb *factBuilder) organization(subject, rest string, known bool) bool {
+	org := known || isOrgName(subject) || orgKindRe.MatchString(rest)
+	var facts, weak [][3]string // attribute, value, text
 	if m := orgFoundedRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"founded", m[1], "%s was founded in %s"})
+	} else if m := orgSinceRe.FindStringSubmatch(rest); m != nil {
+		weak = append(weak, [3]string{"founded", m[1], "%s was founded in %s"})
 	}
 	if m := orgEmployeesRe.FindStringSubmatch(rest); m != nil {
-		n := strings.ReplaceAll(m[1], ",", "")
-		facts = append(facts, [3]string{"employees", n, "%s has %s employees"})
+		facts = append(facts, [3]string{"employees", strings.ReplaceAll(m[1], ",", ""), "%s has %s employees"})
+	} else if m := orgSizeRe.FindStringSubmatch(rest); m != nil {
+		weak = append(weak, [3]string{"employees", strings.ReplaceAll(m[1]+m[2], ",", ""), "%s has %s employees"})
 	}
-	if m := orgPlaceRe.FindStringSubmatch(rest); m != nil && (len(facts) > 0 || lower(m[1]) == "headquartered") {
-		facts = append(facts, [3]string{"based_in", m[2], "%s is based in %s"})
+	if m := orgHQRe.FindStringSubmatch(rest); m != nil {
+		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
+	} else if m := orgPlaceRe.FindStringSubmatch(rest); m != nil {
+		if lower(m[1]) == "headquartered" {
+			facts = append(facts, [3]string{"based_in", m[2], "%s is based in %s"})
+		} else {
+			weak = append(weak, [3]string{"based_in", m[2], "%s is based in %s"})
+		}
 	} else if m := orgSitesRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
+	} else if m := orgOutOfRe.FindStringSubmatch(rest); m != nil {
+		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
+	}
+	if org || len(facts) > 0 {
+		facts = append(facts, weak...)
 	}
 	for _, f := range facts {
 		fb.add(FactOrganization, subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: f[2]}, f[0], f[1])

@@ -17,6 +17,8 @@ var relativePatterns = []factPattern{
 	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:visiting|coming\s+over|coming)\s+(?:us\s+|me\s+)?from\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
 	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:originally\s+)?from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
 	{re: mustPattern(`(?i)^works?\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
+	// "works in fundraising at the Ashdown Foundation"
+	{re: mustPattern(`(?i)^works?\s+in\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
 	{re: mustPattern(`(?i)^works?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
 	{re: mustPattern(`(?i)^teach(?:es)?\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
 	{re: mustPattern(`(?i)^(?:loves|likes|enjoys|adores)\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
@@ -34,7 +36,7 @@ var relativePatterns = []factPattern{
 // isAJob is "my sister is a nurse": kept only when X is an occupation.
 var isAJob = mustPattern(`(?i)^(?:is|'s)\s+an?\s+(.+)`)
 
-const relations = `sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|boss|roommate|flatmate|neighbou?r|colleague|parents|kids|children|grandparents|niece|nephew|co-?founder|business\s+partner|manager|supervisor|co-?worker|teammate|mentor|landlord|landlady|doctor|therapist|lawyer|accountant|stepmom|stepdad|stepmother|stepfather|stepson|stepdaughter|ex`
+const relations = `(?:brother|sister|mother|father|son|daughter)-in-law|sister|brother|mom|mum|mother|dad|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|fianc[ée]e?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|boss|roommate|flatmate|neighbou?r|colleague|parents|kids|children|grandparents|niece|nephew|co-?founder|business\s+partner|manager|supervisor|co-?worker|teammate|mentor|landlord|landlady|doctor|therapist|lawyer|accountant|stepmom|stepdad|stepmother|stepfather|stepson|stepdaughter|ex`
 
 // relativeOwner is whose relative a phrase names: "my", or a name and 's
 // ("Alex's sister").
@@ -48,8 +50,11 @@ var (
 	// know.
 	relativeRe    = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)('s)?(?:\s*,\s*|\s+|$)(.*)$`)
 	relativeInvRe = mustPattern(`(?i)^(\S+)\s+is\s+` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
-	pronounRe     = mustPattern(`(?i)^(she|he)\s+(.+)$`)
+	pronounRe     = mustPattern(`(?i)^(she|he)((?:'s)?\s+.+)$`)
 	andSubjectRe  = mustPattern(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he)\s)`)
+	// andNameRe is "and" before a name and a verb: "Emeka heads the
+	// surgical team and Lotte manages the front desk" is two clauses.
+	andNameRe = mustPattern(`\s+and\s+([A-Z][\p{L}'-]+\s+(?:is|was|has|[a-z]+s)\s)`)
 )
 
 // cutClauses splits a sentence into the clauses facts are read from, at a
@@ -187,7 +192,7 @@ func (fb *factBuilder) relative(c *text) {
 		if (he && femaleRelations[mc.relation]) || (!he && maleRelations[mc.relation]) {
 			return
 		}
-		subject, rest, conf = mc.relSubject, m[2], tenure.ConfidenceMedium
+		subject, rest, conf = mc.relSubject, strings.TrimSpace(m[2]), tenure.ConfidenceMedium
 	} else {
 		return
 	}
@@ -203,7 +208,13 @@ func (fb *factBuilder) relative(c *text) {
 			p.conf = weaker(p.conf, conf)
 			fb.add(FactPerson, subject, p, p.attr, m[1])
 		}
+	} else if m := isTheRe.FindTextSubmatch(rt); m != nil {
+		// "my partner is Leon, he's the head chef"
+		if v := titleOf(m[1]); isRole(v) && !relationWords[firstWord(v)] {
+			fb.add(FactPerson, subject, factPattern{kind: titleValue, conf: conf, text: "%s is the %s"}, "role", v)
+		}
 	}
+	fb.leads(subject, rt)
 }
 
 var nameFact = factPattern{kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"}

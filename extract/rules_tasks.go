@@ -17,6 +17,11 @@ var (
 	// pipeline", "Lena is going to draft the policy", "Tomás from
 	// Northwind will send the dataset", "my sister Julia will book ...".
 	thirdRe = mustPattern(`^(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+[a-z]+(?:\s+[a-z]+)?\s+)?((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+(?:from|at|of)\s+[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)?(?:\s+(?:will|is\s+going\s+to|is\s+gonna|has\s+to|needs\s+to|is\s+to|to)|'ll|'s\s+going\s+to|'s\s+gonna)\s+(?:(?:also|then|first|just|quickly|now|go\s+ahead\s+and)\s+)?([a-z][a-z-]*)\b(.*)`)
+	// thirdNowRe is a named person's task said in the present progressive
+	// ("Jamal is updating the consent forms by Thursday") or as a
+	// responsibility ("Emeka's on the hook for the autoclave service"): a
+	// task when the sentence dates it (thirdNow).
+	thirdNowRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+is|'s)\s+(?:(?:also|now|already|currently|just)\s+)?(?:([a-z]+ing)\b|(on\s+the\s+hook\s+for|in\s+charge\s+of|responsible\s+for)\s+)(.*)`)
 	// pronounCommitRe is a commitment by "she", "he" or "they", whose
 	// owner is the person the sentence named before it.
 	pronounCommitRe = mustPattern(`(?i)(?:^|,\s+|\band\s+|\bso\s+)(she|he|they)(?:'ll|\s+will|'s\s+going\s+to|\s+is\s+going\s+to)\s+(?:(?:also|then|first|just)\s+)?([a-z][a-z-]*)\b(.*)`)
@@ -31,6 +36,14 @@ var (
 	// bareDueRe is a due day said without a preposition: "can you share
 	// it with legal today?".
 	bareDueRe = mustPattern(`(?i)\b(?:today|tonight|tomorrow|this\s+(?:week|morning|afternoon|evening)|next\s+week|asap|eod|eow)\b`)
+	// nameRequestRe is a request of a named person: "can Pieter get the
+	// labels proofread before Friday?".
+	nameRequestRe = mustPattern(`^(?:[Cc]an|[Cc]ould|[Ww]ould|[Ww]ill)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+)\s+(?:please\s+)?([a-z][a-z-]*)\b(.*)$`)
+	// causativeRe is "get" or "have" something done.
+	causativeRe = mustPattern(`^(?:get|have)$`)
+	// taskIsRe is a named person's task stated as such: "Pieter's task
+	// this week is to photograph the new acquisitions".
+	taskIsRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+)'s\s+(?:main\s+)?(?:job|task|homework|assignment|action)(?:\s+(?:this|next)\s+(?:week|month|sprint))?\s+is\s+to\s+([a-z][a-z-]*)\b(.*)$`)
 	// pleaseRe is an order to a named person: "Sven, please update the
 	// runbook before Friday".
 	pleaseRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+),?\s+(?:please|pls|kindly)\s+([a-z][a-z-]*)\b(.*)$`)
@@ -100,6 +113,17 @@ func named(mc *messageContext, t *text) (found, bool) {
 	}
 	if m := thirdRe.FindTextSubmatch(t); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
 		f, ok := task(m[2], m[3], tenure.ConfidenceHigh)
+		f.owner = m[1]
+		return f, ok
+	}
+	if f, ok := thirdNow(mc, t); ok {
+		return f, true
+	}
+	if f, ok := relativeTask(mc, t); ok {
+		return f, true
+	}
+	if m := taskIsRe.FindTextSubmatch(t); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
+		f, ok := task(m[2], m[3], tenure.ConfidenceMedium)
 		f.owner = m[1]
 		return f, ok
 	}
@@ -236,6 +260,19 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 	}
 	t = tidy(t)
 	asked := leadingVocative.ReplaceAllString(vocative.ReplaceAllString(t, ""), "")
+	if m := nameRequestRe.FindStringSubmatch(asked); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) &&
+		(dueRe.MatchString(m[3]) || bareDueRe.MatchString(m[3])) {
+		// "Can Pieter get the labels proofread before Friday?": a dated
+		// request of a named person is their task.
+		f, ok := task(m[2], m[3], tenure.ConfidenceMedium)
+		if obj := clauseAfter(m[3]); !ok && causativeRe.MatchString(lower(m[2])) && concreteObject(obj) && len(words(obj)) >= 3 {
+			// "get the labels proofread": the task is what is to be done
+			// to them.
+			f, ok = found{typ: tenure.StateAction, text: capitalize(lower(m[2]) + " " + obj), conf: tenure.ConfidenceMedium}, true
+		}
+		f.owner = m[1]
+		return f, ok
+	}
 	if m := requestRe.FindStringSubmatch(asked); m != nil && (dueRe.MatchString(m[2]) || asksListener.MatchString(asked)) {
 		// A request with a deadline is a task; a favour asked of the
 		// listener ("can you help me plan a trip?") is neither a task nor
@@ -244,6 +281,11 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 	}
 	t = vocative.ReplaceAllString(t, "")
 	t, ok := questionClause(t)
+	if !ok {
+		// "Fish or lamb for the main?": a choice asked without an
+		// interrogative word.
+		t, ok = optionsQuestion(vocative.ReplaceAllString(tidy(s.text), ""))
+	}
 	if !ok || smallTalkRe.MatchString(t) || personalRe.MatchString(t) {
 		return found{}, false
 	}
@@ -266,18 +308,46 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 	return f, true
 }
 
+// optionsQuestion returns a question that names two options and nothing
+// else: no comma, a few words, content words on both sides of "or".
+func optionsQuestion(t string) (string, bool) {
+	a, b, ok := strings.Cut(t, " or ")
+	if !ok || strings.ContainsAny(t, ",;:") || len(strings.Fields(t)) > 12 || !hasContentWord(a) || !hasContentWord(b) ||
+		youRe.MatchString(lower(t)) || strings.Contains(lower(t), "your") || !isNounStart(a) {
+		return "", false
+	}
+	return t, true
+}
+
+// isNounStart reports whether an option opens with a noun rather than a
+// preposition or a verb of chat ("For walking or running?", "Got any
+// advice or tips?").
+func isNounStart(s string) bool {
+	w := firstWord(s)
+	return w != "" && !vagueObjects[w] && !stopwords[w] && !timeWords[w] && !strings.HasSuffix(w, "ing")
+}
+
 // questionClause is the clause of a question sentence that asks: the last
 // one that opens with an interrogative word. A sentence with none ("a nice
 // watch?", "he loves jazz right?") is a guess or an echo, not a question.
 func questionClause(t string) (string, bool) {
 	cs := questionCutRe.Split(t, -1)
+	alternative := ""
 	for i := len(cs) - 1; i >= 0; i-- {
-		c := leadingConjRe.ReplaceAllString(strings.TrimSpace(cs[i]), "")
-		if openerRe.MatchString(c) {
-			return c, true
+		raw := strings.TrimSpace(cs[i])
+		c := leadingConjRe.ReplaceAllString(raw, "")
+		if !openerRe.MatchString(c) {
+			continue
 		}
+		if firstWord(raw) == "or" && i > 0 && !personalRe.MatchString(c) {
+			// "Do we need a solicitor, or can we sign it ourselves?" asks
+			// the first; the second is its alternative.
+			alternative = c
+			continue
+		}
+		return c, true
 	}
-	return "", false
+	return alternative, alternative != ""
 }
 
 // Answers that are not answers.
@@ -309,4 +379,88 @@ func answered(mc *messageContext, q string) bool {
 		}
 	}
 	return false
+}
+
+// thirdNow reads a named person's dated task in the present: "Sadia's
+// sending over the flyer on Friday", "Emeka's on the hook for the
+// autoclave service before the 9th". Without a date it is a report of what
+// someone is doing ("Sam is visiting his mom"), not a task.
+func thirdNow(mc *messageContext, t *text) (found, bool) {
+	m := thirdNowRe.FindTextSubmatch(t)
+	if m == nil || !properNames(m[1]) || isOrgName(m[1]) || strings.EqualFold(m[1], mc.msg.Speaker) ||
+		!(dateRe.MatchString(m[4]) || bareDueRe.MatchString(m[4])) {
+		return found{}, false
+	}
+	verb, rest := ingBase(m[2]), m[4]
+	if m[2] == "" {
+		// A responsibility names the work, often as a gerund.
+		verb, rest, _ = strings.Cut(strings.TrimSpace(m[4]), " ")
+		if strings.HasSuffix(verb, "ing") && len(verb) > 5 {
+			verb = ingBase(verb)
+		} else {
+			verb, rest = "handle", m[4]
+		}
+	}
+	if verb == "" || pastimes[verb] && !dueRe.MatchString(rest) {
+		// "Kofi's running the half marathon on Sunday" is news; "Bram is
+		// running the blots by Thursday" is due.
+		return found{}, false
+	}
+	f, ok := task(verb, rest, tenure.ConfidenceMedium)
+	f.owner = m[1]
+	return f, ok
+}
+
+// pastimes are what people do for themselves, which "Lotte is visiting
+// her sister next week" reports as news, not as a task.
+var pastimes = set(`go, come, visit, fly, travel, arrive, meet, play, watch, celebrate, spend, enjoy, hike, run,
+	walk, swim, eat, drink, attend, stay, sleep, leave, head, relax, rest, cook, dance, sing, ride, party,
+	holiday, vacation, work, move, start, finish, join, fly, drive, see, get, be, do, have`)
+
+// relativeTaskRe is a task of a relative named by relation alone: "my
+// mum needs to sign the form by the 30th", "my husband's picking up the
+// crutches on Saturday".
+var relativeTaskRe = mustPattern(`(?i)^my\s+` + relativeMods + `(` + relations + `)(?:(?:'s|\s+is)\s+([a-z]+ing)\b|(?:'ll|\s+will|\s+needs\s+to|\s+has\s+to|\s+is\s+going\s+to|'s\s+going\s+to)\s+([a-z][a-z-]*)\b)(.*)`)
+
+// relativeTask reads a relative's task, whose owner is the relative: a
+// progressive one only when dated, as for a named person.
+func relativeTask(mc *messageContext, t *text) (found, bool) {
+	m := relativeTaskRe.FindTextSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	verb, rest := m[3], m[4]
+	if m[2] != "" {
+		verb = ingBase(m[2])
+		if !(dateRe.MatchString(rest) || bareDueRe.MatchString(rest)) || pastimes[verb] && !dueRe.MatchString(rest) {
+			return found{}, false
+		}
+	}
+	f, ok := task(verb, rest, tenure.ConfidenceMedium)
+	f.owner = mc.subject + "'s " + strings.Join(strings.Fields(lower(m[1])), " ")
+	return f, ok
+}
+
+// eVerbs are verbs whose -ing form drops an e: "updating" is "update".
+var eVerbs = set(`update, write, make, take, give, drive, move, prepare, share, arrange, schedule, change,
+	charge, close, organise, organize, finalise, finalize, hire, create, circulate, complete, reserve,
+	produce, provide, invoice, price, quote, purchase, replace, remove, rise, issue, handle, tackle,
+	settle, file, compile, source, secure, ensure, measure, approve, double-check, raise, release,
+	negotiate, coordinate, translate, calculate, validate, configure, retire, restore, store,
+	trace, chase, leave, serve, use, revise, analyse, analyze, decide, guide, ride, merge, manage, judge`)
+
+// ingBase is the plain form of a verb's -ing form: "sending" is "send",
+// "dropping" "drop", "updating" "update".
+func ingBase(v string) string {
+	stem, ok := strings.CutSuffix(lower(v), "ing")
+	if !ok || len(stem) < 2 {
+		return lower(v)
+	}
+	if eVerbs[stem+"e"] {
+		return stem + "e"
+	}
+	if n := len(stem); n >= 3 && stem[n-1] == stem[n-2] && !strings.ContainsRune("lsfzaeiou", rune(stem[n-1])) {
+		return stem[:n-1] // "dropping", "planning", but "calling", "passing"
+	}
+	return stem
 }

@@ -91,6 +91,11 @@ func TestRulesDecisions(t *testing.T) {
 		{"NoMatch/hypothetical", "If we used Kafka we'd need another ops person.", nil},
 		{"NoMatch/quoted", `The client said "let's use Oracle" but that's not happening.`, nil},
 		{"NoMatch/vague_object", "Let's use it.", nil},
+		{"OK/we_not_other", "For the imaging study we're using the confocal, not the widefield scope.", d("Use the confocal, not the widefield scope")},
+		{"OK/we_rather_than", "We're ordering antibodies from Abcam rather than Sigma this time.", d("Order antibodies from Abcam rather than Sigma this time")},
+		{"OK/rather_than_would", "We'd rather run two concepts than three, the timeline is tight.", d("Run two concepts than three")},
+		{"OK/board_approved", "The board approved the smaller catalogue over the full one.", d("The smaller catalogue over the full one")},
+		{"NoMatch/we_past", "We went to the beach, not the lake, last summer.", nil},
 	})
 }
 
@@ -129,6 +134,21 @@ func TestRulesConstraints(t *testing.T) {
 		{"NoMatch/at_least_story", "We had at least 50 people at the party.", nil},
 		{"NoMatch/cant_wait", "I can't wait for the weekend.", nil},
 		{"NoMatch/quoted", `My flatmate says "we must never get a cat" lol.`, nil},
+		{"OK/nobody_scope", "Nobody takes the X-ray room out of the rota without telling Emeka.", c("Nobody takes the X-ray room out of the rota without telling Emeka")},
+		{"OK/thing_never", "Controlled drugs never leave the locked cabinet unsigned.", c("Controlled drugs never leave the locked cabinet unsigned")},
+		{"OK/off_the_table", "New gasket. A whole unit is off the table until the autumn budget.", c("A whole unit is off the table until the autumn budget")},
+		{"OK/only_can", "Only the account lead can send files to the client.", c("Only the account lead can send files to the client")},
+		{"OK/against_policy", "Using client fonts without a licence is against our policy.", c("Using client fonts without a licence is against our policy")},
+		{"OK/not_to_be", "The old logo is not to be used anywhere after launch.", c("The old logo is not to be used anywhere after launch")},
+		{"OK/no_policy", "There's a strict no-food policy in the tissue culture room.", c("No food in the tissue culture room")},
+		{"OK/stays_locked", "The -80 freezer stays locked outside working hours.", c("The -80 freezer stays locked outside working hours")},
+		{"OK/insists", "The lender insists that the panels never be exposed to direct sunlight.", c("The lender insists that the panels never be exposed to direct sunlight")},
+		{"OK/class_shouldnt", "Kitchen staff shouldn't wear rings on the line.", c("Kitchen staff shouldn't wear rings on the line")},
+		{"NoMatch/nobody_knows", "Nobody knows why the printer jams in the morning.", nil},
+		{"NoMatch/nothing_beats", "Nothing beats a long walk in the hills.", nil},
+		{"NoMatch/person_never", "My dad never calls me on weekends.", nil},
+		{"NoMatch/out_of_question", "That's out of the question, sorry.", nil},
+		{"NoMatch/you_shouldnt", "You shouldn't worry so much about it.", nil},
 	})
 }
 
@@ -166,6 +186,16 @@ func TestRulesActions(t *testing.T) {
 		{"NoMatch/hedged", "We'll probably do the Blue Hills.", nil},
 		{"NoMatch/favour", "Can you help me plan a trip to Lisbon?", nil},
 		{"NoMatch/joke", "I'll sell the car tomorrow. Kidding!", nil},
+		{"OK/third_progressive", "Jamal is updating the consent forms by Thursday.", a("Update the consent forms by 11 May 2023")},
+		{"OK/on_the_hook", "Emeka's on the hook for the autoclave service before the 20th.", a("Handle the autoclave service before 20 May 2023")},
+		{"OK/named_duty", "Hugh has to return the signed lease by Friday.", a("Return the signed lease by 12 May 2023")},
+		{"OK/name_request", "Can Pieter get the labels proofread before Friday?", a("Get the labels proofread before 12 May 2023")},
+		{"OK/task_is", "Pieter's task this week is to photograph the new acquisitions.", a("Photograph the new acquisitions")},
+		{"NoMatch/progressive_undated", "Jamal is updating the consent forms.", nil},
+		{"NoMatch/pastime", "Lotte is visiting her sister in Porto next week.", nil},
+		{"OK/relative_needs_to", "My mum needs to sign the carer's form by Friday.", a("Sign the carer's form by 12 May 2023")},
+		{"OK/relative_progressive", "My husband's picking up the crutches on Saturday.", a("Pick up the crutches on 13 May 2023")},
+		{"OK/not_supposed", "We're not supposed to put any weight on the leg until the check-up.", []item{{tenure.StateConstraint, "We're not supposed to put any weight on the leg until the check-up"}}},
 	})
 }
 
@@ -188,6 +218,10 @@ func TestRulesQuestions(t *testing.T) {
 		{"NoMatch/what_if", "What if the train is late again?", nil},
 		{"NoMatch/fragment", "A nice watch?", nil},
 		{"NoMatch/proposal", "Let's grab coffee on Saturday?", nil},
+		{"OK/options", "Fish or lamb for the main on the set menu?", q("Fish or lamb for the main on the set menu?")},
+		{"OK/or_alternative", "Do we need a solicitor for a renewal, or can we sign it ourselves?", q("Do we need a solicitor for a renewal?")},
+		{"NoMatch/options_personal", "For walking or running?", nil},
+		{"NoMatch/or_personal", "Is Spider-Man your favorite superhero, or do you have another fave?", nil},
 	})
 }
 
@@ -197,6 +231,11 @@ func TestRulesRisks(t *testing.T) {
 		name, content string
 		want          []item
 	}{
+		{"OK/conditional_harm", "If the printer misses Friday, the mailing goes out late and we lose a week of donations.", k("If the printer misses Friday, the mailing goes out late and we lose a week of donations")},
+		{"OK/what_worries_me", "What worries me is that the donation page still times out on mobile.", k("The donation page still times out on mobile")},
+		{"OK/chances_are", "Chances are the weather keeps people indoors on the collection day.", k("The weather keeps people indoors on the collection day")},
+		{"NoMatch/conditional_offer", "If you need anything, I'll be there.", nil},
+		{"NoMatch/conditional_no_harm", "If the weather holds, we'll have the picnic in the park.", nil},
 		{"OK/labelled", "Risk: the client may not have SSO ready in time for the demo.", k("The client may not have SSO ready in time for the demo")},
 		{"OK/concern", "One concern: the nightly ETL might break if the schema changes.", k("The nightly ETL might break if the schema changes")},
 		{"OK/there_is", "There's a risk that the Redis memory limit gets hit during the peak.", k("Risk that the Redis memory limit gets hit during the peak")},
@@ -263,6 +302,22 @@ func TestRulesFacts(t *testing.T) {
 		{name: "OK/role_at_place", msg: say("m1", "FYI Marta Novak is the new SRE lead at our Berlin office."), want: []fact{{"Marta Novak", "role", "SRE lead"}}},
 		{name: "OK/joined_as", msg: say("m1", "Marta Novak joined Acme as head of sales."),
 			want: []fact{{"Marta Novak", "role", "head of sales"}, {"Marta Novak", "works_at", "Acme"}}},
+		{name: "OK/name_is_role", msg: say("m1", "The agent is Priya Shah from Dunmore Estates."),
+			want: []fact{{"Priya Shah", "role", "agent"}, {"Priya Shah", "works_at", "Dunmore Estates"}}},
+		{name: "OK/leads", msg: say("m1", "For context, Emeka heads the surgical team and Lotte manages the front desk."),
+			want: []fact{{"Emeka", "role", "heads the surgical team"}, {"Lotte", "role", "manages the front desk"}}},
+		{name: "OK/org_kind", msg: say("m1", "Greenfield Labs is a small outfit out of Harrogate with around 40 staff."),
+			want: []fact{{"Greenfield Labs", "employees", "40"}, {"Greenfield Labs", "based_in", "Harrogate"}}},
+		{name: "OK/org_they_since", msg: say("m1", "Dunmore Estates is a family business based in Bath, they've been letting since 1986."),
+			want: []fact{{"Dunmore Estates", "based_in", "Bath"}, {"Dunmore Estates", "founded", "1986"}}},
+		{name: "OK/who_clause", msg: say("m1", "Tobias, who leads the design team now, will present the concepts on Friday."),
+			want: []fact{{"Tobias", "role", "leads the design team"}}},
+		{name: "OK/intro", msg: say("m1", "Meet Tobias Klein, our new art director, he joins from Pentagram."),
+			want: []fact{{"Tobias Klein", "role", "art director"}}},
+		{name: "OK/relation_apposition", msg: say("m1", "Femi, Keiko's husband, started at the Crick in September."),
+			want: []fact{{"Keiko's husband", "name", "Femi"}, {"Femi", "works_at", "the Crick"}}},
+		{name: "OK/self_role", msg: say("m1", "I'm the new secretary, Bridget stepped down in August."), want: []fact{{"Sam", "role", "secretary"}}},
+		{name: "NoMatch/person_based_in", msg: say("m1", "Priya is based in Berlin these days."), want: []fact{{"Priya", "lives_in", "Berlin"}}},
 		{name: "NoMatch/hypothetical", msg: say("m1", "If I lived in Paris I'd eat croissants every day.")},
 		{name: "NoMatch/negated", msg: say("m1", "I don't live in London anymore.")},
 		{name: "NoMatch/question", msg: say("m1", "Do you live in Leeds?")},
@@ -621,4 +676,67 @@ func FuzzCutClauses(f *testing.F) {
 			t.Errorf("CutClauses(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestRulesAnswerChoices reads a short answer to another speaker's
+// question as the choice it makes, and leaves chit-chat answers alone.
+func TestRulesAnswerChoices(t *testing.T) {
+	d := func(s string) []item { return []item{{tenure.StateDecision, s}} }
+	cases := []struct {
+		name, question, answer string
+		want                   []item
+	}{
+		{"OK/contrast", "Which lab are we sending the bloods to this month?", "Greenfield Labs, not Idexx, their turnaround is faster.", d("Greenfield Labs, not Idexx")},
+		{"OK/first_clause", "Should the open day be on a Saturday or a Sunday?", "Sunday, fewer people are working.", d("Sunday")},
+		{"OK/then", "Which printer should we use for the mock-ups?", "Druckhaus Berg, then.", d("Druckhaus Berg")},
+		{"OK/tail", "Fish or lamb for the main on the set menu?", "Lamb, the hake supply is unreliable.", d("Lamb for the main on the set menu")},
+		{"OK/side", "Do we keep the free tier on the page or hide it?", "keep it", d("Keep the free tier on the page")},
+		{"NoMatch/interjection", "Did you go to the lake or the beach?", "Wow, the beach was amazing!", nil},
+		{"NoMatch/no_choice_asked", "How was the trip?", "Lisbon, then.", nil},
+	}
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			q := tenure.Message{ThreadID: "t", ID: "m1", Role: "user", Speaker: "Ana", Content: tc.question, CreatedAt: monday}
+			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{q, say("m2", tc.answer)}})
+			var got []item
+			for _, c := range res.Items {
+				if slices.Contains(c.Item.Refs, "m2") {
+					got = append(got, item{c.Item.Type, c.Item.Text})
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("items of %q after %q (-want +got):\n%s", tc.answer, tc.question, diff)
+			}
+		})
+	}
+}
+
+// TestRulesFactsAcrossMessages reads "he" in a speaker's message as the
+// relative their previous message named, and only then.
+func TestRulesFactsAcrossMessages(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	first := say("m1", "My husband's picking up the crutches on Saturday.")
+	for _, tc := range []struct {
+		name string
+		next tenure.Message
+		want []fact
+	}{
+		{"OK/same_speaker", say("m2", "He's a paramedic with the county ambulance service."),
+			[]fact{{"Sam's husband", "works_at", "the county ambulance service"}, {"Sam's husband", "job", "paramedic"}}},
+		{"NoMatch/other_speaker", tenure.Message{ThreadID: "t", ID: "m2", Role: "user", Speaker: "Ana", Content: "He's a paramedic with the county ambulance service.", CreatedAt: monday}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{first, tc.next}})
+			var got []fact
+			for _, f := range res.Facts {
+				if slices.Contains(f.Refs, "m2") {
+					got = append(got, fact{f.Subject, f.Attribute, f.Value})
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("facts of %q (-want +got):\n%s", tc.next.Content, diff)
+			}
+		})
+	}
 }

@@ -29,6 +29,7 @@ func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 		return text, ""
 	}
 	text, due := monthDays(text, ref)
+	text, due = ordinalDays(text, ref, due)
 	var b strings.Builder
 	rest := text
 	for _, d := range r.resolve(text, ref) {
@@ -44,7 +45,9 @@ func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 		if bare || strings.HasPrefix(lower(d.Expr), "on ") {
 			d.Date = forward(d.Date, ref)
 		}
-		if due == "" && (dueWords[prev] || dayWords[lower(d.Expr)]) {
+		// "on Friday" resolves with its preposition, which makes it a due
+		// date as "by Friday" does.
+		if due == "" && (dueWords[prev] || dayWords[lower(d.Expr)] || strings.HasPrefix(lower(d.Expr), "on ")) {
 			due = dueOf(d)
 		}
 		b.WriteString(rest[:k])
@@ -90,14 +93,9 @@ const staleDays = 31
 // states.
 func monthDays(text string, ref time.Time) (string, string) {
 	ms := monthDayRe.re.FindAllStringSubmatchIndex(text, -1)
-	if ms == nil {
-		return text, ""
-	}
-	var b strings.Builder
-	due, last := "", 0
-	for _, m := range ms {
+	return writeDays(text, ms, "", func(m []int) (time.Time, bool) {
 		if m[10] >= 0 {
-			continue // it has a year
+			return time.Time{}, false // it has a year
 		}
 		var mon, day string
 		if m[2] >= 0 {
@@ -108,16 +106,33 @@ func monthDays(text string, ref time.Time) (string, string) {
 		month := monthNumber(mon)
 		dn, err := strconv.Atoi(day)
 		if month == 0 || err != nil || dn < 1 || dn > 31 {
-			continue
+			return time.Time{}, false
 		}
-		y, _, _ := ref.Date()
-		d := time.Date(y, month, dn, 0, 0, 0, 0, time.UTC)
+		d := time.Date(ref.Year(), month, dn, 0, 0, 0, 0, time.UTC)
 		if d.Day() != dn {
-			continue // 31 April
+			return time.Time{}, false // 31 April
 		}
 		today := time.Date(ref.Year(), ref.Month(), ref.Day(), 0, 0, 0, 0, time.UTC)
 		if d.Before(today.AddDate(0, 0, -staleDays)) {
 			d = d.AddDate(1, 0, 0)
+		}
+		return d, true
+	})
+}
+
+// writeDays writes the matches ms of text that dayOf reads as a day as
+// full dates, and returns due, or when due is empty the date the first of
+// them after a deadline word states.
+func writeDays(text string, ms [][]int, due string, dayOf func(m []int) (time.Time, bool)) (string, string) {
+	if ms == nil {
+		return text, due
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		d, ok := dayOf(m)
+		if !ok {
+			continue
 		}
 		rd := tenure.ResolvedDate{Expr: text[m[0]:m[1]], Date: d, Granularity: temporal.Day}
 		if due == "" && dueWords[lastWord(text[:m[0]])] {
@@ -200,4 +215,31 @@ func lastWord(s string) string {
 		return ""
 	}
 	return w[len(w)-1]
+}
+
+// ordinalDayRe is a day of the month named by its ordinal alone: "by the
+// 9th". monthDays has already written out those with a month.
+var ordinalDayRe = mustPattern(`(?i)\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b`)
+
+// ordinalDays writes the days of the month a text names by their ordinal
+// alone as full dates: the next such day from ref, today included. It
+// returns due, or when due is empty the date the first of them after a
+// deadline word states.
+func ordinalDays(text string, ref time.Time, due string) (string, string) {
+	if !ordinalDayRe.may(text) {
+		return text, due
+	}
+	ms := ordinalDayRe.re.FindAllStringSubmatchIndex(text, -1)
+	return writeDays(text, ms, due, func(m []int) (time.Time, bool) {
+		dn, err := strconv.Atoi(text[m[2]:m[3]])
+		if err != nil || dn < 1 || dn > 31 {
+			return time.Time{}, false
+		}
+		y, mon, day := ref.Date()
+		if dn < day {
+			mon++
+		}
+		d := time.Date(y, mon, dn, 0, 0, 0, 0, time.UTC)
+		return d, d.Day() == dn // not the 31st of a short month
+	})
 }

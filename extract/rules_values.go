@@ -12,6 +12,10 @@ import (
 // ("since", "next week"), a reason, a relative clause or a hedge.
 var valueStopRe = mustPattern(`(?i)\s+(?:since|for|from|on|with|because|as|when|while|until|near|who|which|that|where|now|too|though|anymore|any\s+more|these\s+days|nowadays|at\s+the\s+moment|right\s+now|lol|haha|by\s+training|myself|honestly|to\s+be\s+honest|a\s+lot|so\s+much|mostly|every|each|last|next|this|in\s+(?:the\s+)?(?:january|february|march|april|may|june|july|august|september|october|november|december|summer|winter|spring|fall|autumn|morning|evening)|\w+\s+(?:years?|months?|weeks?|days?)\s+ago|ago|tomorrow|yesterday|today|tonight|someday|one\s+day|soon|later|again|first|instead|after|before|by\s+the\s+way|btw|if|unfortunately|sadly|luckily|fortunately|apparently|obviously|basically|actually|really|definitely|probably|anyway)\b`)
 
+// andMoreRe is "and" before a word in lowercase: what follows a place is
+// another predicate, not more of the place.
+var andMoreRe = mustPattern(`\s+and\s+[a-z]`)
+
 // employerCutRe ends an occupation where its employer or place starts.
 var employerCutRe = mustPattern(`(?i)\s+(?:at|in|for)\s+`)
 
@@ -59,6 +63,11 @@ func cleanValue(raw string, kind valueKind) (string, bool) {
 	}
 	switch kind {
 	case properValue:
+		if loc := andMoreRe.FindStringIndex(v); loc != nil {
+			// "Otley and has about 15 members": the place ends where
+			// the next predicate starts.
+			v = v[:loc[0]]
+		}
 		first := strings.TrimPrefix(v, "the ")
 		r, _ := utf8.DecodeRuneInString(first)
 		return v, unicode.IsUpper(r)
@@ -131,12 +140,17 @@ var (
 		barber, tailor, butcher, florist, gardener, housekeeper, nanny, babysitter, actor, actress, singer,
 		dancer, athlete, soldier, sailor, lifeguard, detective, judge, priest, pastor, rabbi, imam, dean,
 		surveyor, welder, programmer, tester, strategist, planner, instructor, professor, radiologist,
-		facilitator, moderator, organizer, organiser, caterer, photographer, contractor, vendor, supplier`)
+		facilitator, moderator, organizer, organiser, caterer, photographer, contractor, vendor, supplier,
+		farrier, solicitor, barrister, locum, physio, physiotherapist, gp, registrar, notary, curator, ranger,
+		steward, chaplain, optician, osteopath, chiropractor, beekeeper, blacksmith, brewer, roaster, printer,
+		stylist, decorator, glazier, roofer, tiler, builder, joiner, locksmith, courier, porter, warden,
+		fishmonger, ironmonger, cheesemonger, greengrocer, grocer, upholsterer, caretaker, janitor`)
 	// roles are job titles within an organisation: "the CEO", "our head
 	// of data", "the IT director".
 	roles = set(`ceo, cto, cfo, coo, cmo, cpo, ciso, cio, vp, svp, evp, president, chairman, chairwoman,
 		chair, founder, cofounder, co-founder, owner, head, director, manager, lead, chief, officer, admin,
-		administrator, partner, principal, treasurer, coordinator, supervisor, captain`)
+		administrator, partner, principal, treasurer, coordinator, supervisor, captain, secretary, clerk,
+		convenor, trustee, governor, deputy, chairperson, producer, editor, registrar`)
 	// nationalities are capitalised but are not names.
 	nationalities = set(`italian, french, german, spanish, british, english, american, canadian, mexican,
 		chinese, japanese, korean, indian, irish, scottish, welsh, swedish, dutch, polish, russian,
