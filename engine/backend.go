@@ -185,10 +185,12 @@ type NewMessage struct {
 	Message *tenure.Message
 	// Search holds the resolved dates as text, for full-text search.
 	Search string
-	// Dates holds the resolved dates as stored (JSON), empty when there
-	// are none: encoded while messages are prepared, on every core, not
-	// on the write path.
-	Dates string
+	// Dates and Attachments hold the resolved dates and the attachments
+	// as stored (JSON), empty when there are none; Text the text to index
+	// when attachments' captions add to the content, else empty. They are
+	// encoded while messages are prepared, on every core, not on the
+	// write path.
+	Dates, Attachments, Text string
 }
 
 // VersionQuery selects versions for a read.
@@ -293,7 +295,8 @@ type Tx interface {
 	ResolveSlot(ctx context.Context, tenant, slot, by string, at time.Time) error
 	// InsertMessages appends messages, assigning positions and sessions;
 	// inserted[i] is false when a message with that thread, user and id
-	// already existed, in which case existing[i] holds it. Each user's
+	// already existed, in which case existing[i] holds it (existing is nil
+	// when every message was inserted). Each user's
 	// messages (and the shared ones, with no user) have ids of their own,
 	// and a message's derived session depends only on messages everyone
 	// who can read it can read.

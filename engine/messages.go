@@ -200,6 +200,16 @@ func newMessage(m *tenure.Message) (NewMessage, error) {
 		}
 		nm.Dates = string(b)
 	}
+	if len(m.Attachments) > 0 {
+		b, err := json.Marshal(m.Attachments)
+		if err != nil {
+			return nm, fmt.Errorf("attachments: %w", err)
+		}
+		nm.Attachments = string(b)
+		if s := m.Text(); s != m.Content {
+			nm.Text = s
+		}
+	}
 	return nm, nil
 }
 

@@ -65,13 +65,12 @@ func unscored(scored []tenure.ScoredMessage) []tenure.Message {
 }
 
 // nullJSON encodes v, or nothing (NULL) when empty.
-func nullJSON(v any, empty bool) (*string, error) {
-	if empty {
-		return nil, nil
+// orNull is s, or NULL when it is empty.
+func orNull(s string) *string {
+	if s == "" {
+		return nil
 	}
-	b, err := json.Marshal(v)
-	s := string(b)
-	return &s, err
+	return &s
 }
 
 func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageList) (out []tenure.Message, err error) {
@@ -247,7 +246,7 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 		}
 	}
 	inserted := make([]bool, len(msgs))
-	existing := make([]tenure.Message, len(msgs))
+	var existing []tenure.Message // only when some id was taken
 	var again []int
 	fresh := make(map[msgKey]bool, len(msgs))
 	for i, nm := range msgs {
@@ -270,6 +269,9 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 		return nil, nil, err
 	}
 	t.addStats(tenant, a.stats)
+	if len(again) > 0 {
+		existing = make([]tenure.Message, len(msgs))
+	}
 	for _, i := range again {
 		m := msgs[i].Message
 		var err error
@@ -301,23 +303,7 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if err := a.sessions.Assign(ctx, m); err != nil {
 		return err
 	}
-	attach, err := nullJSON(m.Attachments, len(m.Attachments) == 0)
-	if err != nil {
-		return err
-	}
-	var dates *string
-	if nm.Dates != "" {
-		dates = &nm.Dates
-	}
-	var text, search *string
-	if len(m.Attachments) > 0 {
-		if s := m.Text(); s != m.Content {
-			text = &s
-		}
-	}
-	if nm.Search != "" {
-		search = &nm.Search
-	}
+	attach, dates, text, search := orNull(nm.Attachments), orNull(nm.Dates), orNull(nm.Text), orNull(nm.Search)
 	r := &a.rows
 	r.thread, r.id, r.pos, r.session = append(r.thread, m.ThreadID), append(r.id, m.ID), append(r.pos, pos+1), append(r.session, m.SessionID)
 	r.user, r.project, r.role, r.speaker = append(r.user, m.UserID), append(r.project, m.ProjectID), append(r.role, m.Role), append(r.speaker, m.Speaker)

@@ -95,8 +95,8 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 		}
 	}
 	inserted := make([]bool, len(msgs))
-	existing := make([]tenure.Message, len(msgs))
-	var again []int // ids stored already, or repeated in msgs
+	var existing []tenure.Message // only when some id was taken
+	var again []int               // ids stored already, or repeated in msgs
 	fresh := make(map[msgKey]bool, len(msgs))
 	for i, nm := range msgs {
 		m := nm.Message
@@ -117,6 +117,9 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 	if err := a.flush(ctx); err != nil {
 		return nil, nil, err
 	}
+	if len(again) > 0 {
+		existing = make([]tenure.Message, len(msgs))
+	}
 	for _, i := range again {
 		m := msgs[i].Message
 		var err error
@@ -124,7 +127,7 @@ func (t *writeTx) insertMessagesOnce(ctx context.Context, tenant string, msgs []
 			return nil, nil, err
 		}
 	}
-	t.appended = t.appended || len(fresh) > 0
+	t.appended += len(fresh)
 	return inserted, existing, nil
 }
 
@@ -154,22 +157,8 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 	if err := a.sessions.Assign(ctx, m); err != nil {
 		return err
 	}
-	attach, err := nullJSON(m.Attachments, len(m.Attachments) == 0)
-	if err != nil {
-		return err
-	}
-	var dates, text, search any // see migration 0006 for text and search
-	if nm.Dates != "" {
-		dates = nm.Dates
-	}
-	if len(m.Attachments) > 0 {
-		if s := m.Text(); s != m.Content {
-			text = s
-		}
-	}
-	if nm.Search != "" {
-		search = nm.Search
-	}
+	// NULL for what is empty; see migration 0006 for text and search.
+	attach, dates, text, search := orNull(nm.Attachments), orNull(nm.Dates), orNull(nm.Text), orNull(nm.Search)
 	th.pos++
 	a.args = append(a.args, a.tenant, m.ThreadID, m.ID, th.pos, m.SessionID, m.UserID, m.ProjectID, m.Role, m.Speaker,
 		m.Content, attach, dates, nanos(m.CreatedAt), m.Tokens, text, search, m.PersonaID, th.key)
@@ -177,6 +166,14 @@ func (a *appender) add(ctx context.Context, nm engine.NewMessage) error {
 		return a.flush(ctx)
 	}
 	return nil
+}
+
+// orNull is s, or NULL when it is empty.
+func orNull(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // flush inserts the queued rows.

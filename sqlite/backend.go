@@ -315,9 +315,11 @@ func (b *backend) Begin(ctx context.Context) (engine.Tx, error) {
 // writeTx implements engine.Tx.
 type writeTx struct {
 	tx *sql.Tx
-	// index is woken when a commit appended messages (see index.go).
-	index    *messageIndex
-	appended bool
+	// index is woken when a commit appended messages, or when the
+	// write-ahead log wants a checkpoint (see index.go).
+	index *messageIndex
+	// appended counts the messages the transaction inserted.
+	appended int
 	// insertMessages writes insertRows messages (see InsertMessages).
 	insertMessages *sql.Stmt
 	// b prepares the statements the transaction runs often (see
@@ -350,7 +352,7 @@ func (t *writeTx) Commit() error {
 	if err := t.tx.Commit(); err != nil {
 		return err
 	}
-	if t.appended {
+	if t.index.wrote(t.appended) || t.appended > 0 {
 		t.index.wake()
 	}
 	return nil

@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -271,5 +272,83 @@ func TestImportErrors(t *testing.T) {
 				t.Errorf("a failed import left messages: %v", got)
 			}
 		})
+	}
+}
+
+// TestCompactMessageIndex indexes the same messages into two stores in
+// passes of ten, each a segment of its own; the one that compacts every
+// 50 messages ends with fewer index pages, and every search finds the
+// same messages in the same order in both.
+func TestCompactMessageIndex(t *testing.T) {
+	ctx := t.Context()
+	ann := tenure.Principal{TenantID: "acme", UserID: "ann"}
+	build := func(every int) *sqlite.Store {
+		t.Helper()
+		s := sqlite.New(filepath.Join(t.TempDir(), "tenure.db"), sqlite.Options{CompactEvery: every})
+		if err := s.Open(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		for i := 0; i < 200; i += 10 {
+			var msgs []tenure.Message
+			for j := i; j < i+10; j++ {
+				msgs = append(msgs, tenure.Message{ThreadID: "th", ID: fmt.Sprint(j), Role: "user",
+					Content: fmt.Sprintf("note %d about the zebra number %d", j, j%7), CreatedAt: day.Add(time.Duration(j) * time.Minute)})
+			}
+			if _, err := s.AppendMessages(ctx, ann, msgs); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.IndexMessages(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s
+	}
+	pages := func(s *sqlite.Store) (n int) {
+		t.Helper()
+		if err := s.DB().QueryRow(`SELECT count(*) FROM messages_fts_data`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	never, often := build(-1), build(50)
+	if p, q := pages(never), pages(often); q >= p {
+		t.Errorf("index pages: %d compacted every 50 messages, %d never compacted", q, p)
+	}
+	for _, q := range []string{"zebra number 3", "note 17", "about"} {
+		if a, b := search(t, never, q), search(t, often, q); strings.Join(a, ",") != strings.Join(b, ",") {
+			t.Errorf("search %q: %v compacted, %v not", q, b, a)
+		}
+	}
+}
+
+// TestCheckpointAfterImport imports enough messages for a checkpoint:
+// commits leave the write-ahead log alone (wal_autocheckpoint 0), and
+// IndexMessages, like the background pass, copies it into the database.
+func TestCheckpointAfterImport(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "tenure.db")
+	s := sqlite.New(path, sqlite.Options{})
+	if err := s.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	size := func() int64 {
+		t.Helper()
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	empty := size()
+	if _, err := s.ImportMessages(ctx, ann, thread("th", "m", 3000, day), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.IndexMessages(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := size(); got < empty+1<<20 {
+		t.Errorf("database file after importing 3,000 messages and indexing them: %d bytes, %d empty; want the log copied in", got, empty)
 	}
 }

@@ -68,14 +68,6 @@ func scanRows(rows *sql.Rows, tenant string, extra func(*tenure.ScoredMessage) [
 	return out, rows.Err()
 }
 
-func nullJSON(v any, empty bool) (any, error) {
-	if empty {
-		return nil, nil
-	}
-	b, err := json.Marshal(v)
-	return string(b), err
-}
-
 func (b *backend) Messages(ctx context.Context, tenant string, f engine.MessageList) ([]tenure.Message, error) {
 	db, err := b.reader()
 	if err != nil {

@@ -50,6 +50,10 @@ type Options struct {
 	// them again (default 16,384: about 50 MB of 768-dimension vectors;
 	// negative: none).
 	VectorCache int
+	// CompactEvery is how many messages the full-text index takes between
+	// two compactions (default 100,000, see compactEvery; negative:
+	// never).
+	CompactEvery int
 }
 
 // Store is the embedded SQLite store.
@@ -166,6 +170,8 @@ func (s *Store) dsn(writer bool) string {
 		// keeps the original of every page it changes, and spilling them
 		// to a temporary file cost an import a tenth of its time.
 		q.Add("_pragma", "temp_store(MEMORY)")
+		// Checkpoints run in the background (see checkpointAfter).
+		q.Add("_pragma", "wal_autocheckpoint(0)")
 	} else {
 		q.Add("_pragma", "query_only(1)")
 	}
