@@ -118,8 +118,9 @@ func objectHits(ctx context.Context, db *sql.DB, tenant string, f engine.Candida
 	}
 	bm := newBM25(docs, tokens, df)
 	score := func(m *objectMatch, freq []float64) float64 { return bm.score(freq, float64(m.size)) }
-	cands := reachable(order, f.Limit, func(m *objectMatch) (float64, float64) { return score(m, m.lo), score(m, m.hi) })
-	if err := exactObjects(ctx, tx, f.Words, cands); err != nil {
+	bounds := func(m *objectMatch) (float64, float64) { return score(m, m.lo), score(m, m.hi) }
+	cands := reachable(order, f.Limit, bounds)
+	if err := exactObjects(ctx, tx, f.Words, undecided(cands, bounds)); err != nil {
 		return nil, err
 	}
 	for _, m := range cands {
@@ -131,6 +132,40 @@ func objectHits(ctx context.Context, db *sql.DB, tenant string, f engine.Candida
 		out = append(out, m.seq)
 	}
 	return out, nil
+}
+
+// undecided returns the rows whose place among rows their bounds leave
+// open: those whose score interval overlaps another's. A row apart from
+// every other (one large document alone, say) keeps its bounds, which
+// order it as its exact score would; counting its frequencies exactly
+// means marking every instance in its text (highlight()), which for a
+// megabyte-long corpus object cost a compile most of a second.
+func undecided(rows []*objectMatch, bounds func(*objectMatch) (float64, float64)) []*objectMatch {
+	type span struct {
+		lo, hi float64
+		m      *objectMatch
+	}
+	spans := make([]span, len(rows))
+	for i, m := range rows {
+		lo, hi := bounds(m)
+		spans[i] = span{lo, hi, m}
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	var out []*objectMatch
+	for i := 0; i < len(spans); {
+		j, top := i+1, spans[i].hi
+		for j < len(spans) && spans[j].lo <= top {
+			top = max(top, spans[j].hi)
+			j++
+		}
+		if j-i > 1 {
+			for _, sp := range spans[i:j] {
+				out = append(out, sp.m)
+			}
+		}
+		i = j
+	}
+	return out
 }
 
 // exactObjects counts the frequencies of the phrases in the rows whose
