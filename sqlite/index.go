@@ -70,10 +70,11 @@ const (
 	commitWeight    = 10
 )
 
-// wrote records a commit that inserted messages messages, and reports
-// whether the log wants a checkpoint.
-func (x *messageIndex) wrote(messages int) bool {
-	return x.unchecked.Add(int64(messages+commitWeight)) >= checkpointAfter
+// wrote records a commit and what it wrote — the messages it inserted or
+// indexed, or the pages a compaction step merged — and reports whether
+// the log wants a checkpoint.
+func (x *messageIndex) wrote(n int) bool {
+	return x.unchecked.Add(int64(n+commitWeight)) >= checkpointAfter
 }
 
 func newMessageIndex() *messageIndex {
@@ -139,6 +140,11 @@ func (s *Store) compact(ctx context.Context, x *messageIndex) error {
 		if !worked {
 			break
 		}
+		// A compaction rewrites the whole index: the log is checkpointed
+		// as it goes, not only once it is done.
+		if err := s.checkpoint(ctx, x); err != nil {
+			return err
+		}
 	}
 	x.uncompacted.Add(-n)
 	return nil
@@ -167,7 +173,7 @@ func (s *Store) compactStep(ctx context.Context) (bool, error) {
 	if err := tx.Commit(); err != nil {
 		return false, err
 	}
-	s.index.wrote(compactPages / 4)
+	s.index.wrote(compactPages)
 	return !bytes.Equal(before, after), nil
 }
 
