@@ -428,17 +428,17 @@ func advPromoted(marks []advMark, canary string) bool {
 var adversarialFull = flag.Bool("adversarial.full", false, "run every payload of the adversarial corpus")
 
 // advSample returns the payloads a run sends: all of them with
-// -adversarial.full, else every fourth (every eighth with -short). The
-// corpus is ordered by category, so a stride keeps every category; the
-// whole corpus costs ~20 s, most of go test ./compile, and .ci/run sends
-// all of it.
+// -adversarial.full, else every eighth (every sixteenth with -short).
+// The corpus is ordered by category, so a stride keeps every category
+// (two payloads or more of each at every eighth); the whole corpus costs
+// ~25 s, and .ci/run sends all of it.
 func advSample(payloads []advPayload) []advPayload {
 	if *adversarialFull {
 		return payloads
 	}
-	stride := 4
+	stride := 8
 	if testing.Short() {
-		stride = 8
+		stride = 16
 	}
 	var out []advPayload
 	for i := 0; i < len(payloads); i += stride {

@@ -24,14 +24,14 @@ var (
 // ./... samples and .ci/run runs a larger sample. Each store is a schema
 // of its own.
 func TestNoExistenceOracles(t *testing.T) {
-	cfg := storetest.OracleConfig{Worlds: 25, Ops: 100, Seed: 13}
+	cfg := storetest.OracleConfig{Worlds: 12, Ops: 100, Seed: 13}
 	switch {
 	case *oraclesFull:
 		cfg.Worlds = 1000
 	case *oraclesWorlds > 0:
 		cfg.Worlds = *oraclesWorlds
 	case testing.Short():
-		cfg.Worlds = 15
+		cfg.Worlds = 6
 	}
 	storetest.RunOracles(t, func(t *testing.T, now func() time.Time, newID func() string) storetest.OracleStore {
 		return open(t, pgtest.URL(t), postgres.Options{Now: now, NewID: newID})

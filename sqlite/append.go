@@ -62,12 +62,12 @@ const sqliteConstraintUnique = 2067
 // and writes them without looking their ids up. If one is stored already,
 // it undoes that and starts again, looking the ids up first.
 func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engine.NewMessage, gap time.Duration) ([]bool, []tenure.Message, error) {
-	if _, err := t.tx.ExecContext(ctx, `SAVEPOINT insert_messages`); err != nil {
+	if _, err := t.db.ExecContext(ctx, `SAVEPOINT insert_messages`); err != nil {
 		return nil, nil, err
 	}
 	inserted, existing, err := t.insertMessagesOnce(ctx, tenant, msgs, gap, false)
 	if errors.Is(err, errTaken) {
-		if _, err := t.tx.ExecContext(ctx, `ROLLBACK TO insert_messages`); err != nil {
+		if _, err := t.db.ExecContext(ctx, `ROLLBACK TO insert_messages`); err != nil {
 			return nil, nil, err
 		}
 		inserted, existing, err = t.insertMessagesOnce(ctx, tenant, msgs, gap, true)
@@ -75,7 +75,7 @@ func (t *writeTx) InsertMessages(ctx context.Context, tenant string, msgs []engi
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := t.tx.ExecContext(ctx, `RELEASE insert_messages`); err != nil {
+	if _, err := t.db.ExecContext(ctx, `RELEASE insert_messages`); err != nil {
 		return nil, nil, err
 	}
 	return inserted, existing, nil
@@ -230,7 +230,7 @@ func (a *appender) CountAutoSessions(ctx context.Context, k engine.ThreadView, p
 		return 0, err
 	}
 	var n int
-	err := a.t.tx.QueryRowContext(ctx, `SELECT count(DISTINCT session_id) FROM messages
+	err := a.t.db.QueryRowContext(ctx, `SELECT count(DISTINCT session_id) FROM messages
 		WHERE tkey = ? AND user_id = ? AND persona_id = ? AND substr(session_id, 1, ?) = ?`,
 		a.threads[k.Thread].key, k.User, k.Persona, len(prefix), prefix).Scan(&n)
 	return n, err
@@ -249,7 +249,7 @@ func (t *writeTx) insertRows(ctx context.Context, args []any) error {
 		}
 		_, err = t.insertMessages.ExecContext(ctx, args...)
 	} else {
-		_, err = t.tx.ExecContext(ctx, insertSQL(rows), args...)
+		_, err = t.db.ExecContext(ctx, insertSQL(rows), args...)
 	}
 	var coded interface{ Code() int }
 	if errors.As(err, &coded) && coded.Code() == sqliteConstraintUnique {
@@ -281,7 +281,7 @@ func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[
 		for len(all) > 0 {
 			part := all[:min(perQuery, len(all))]
 			all = all[len(part):]
-			rows, err := a.t.tx.QueryContext(ctx, `SELECT user_id, persona_id, id FROM messages WHERE tkey = ? AND id IN (?`+
+			rows, err := a.t.db.QueryContext(ctx, `SELECT user_id, persona_id, id FROM messages WHERE tkey = ? AND id IN (?`+
 				strings.Repeat(", ?", len(part)-1)+`)`, append([]any{a.threads[thread].key}, part...)...)
 			if err != nil {
 				return nil, err
@@ -306,7 +306,7 @@ func (a *appender) takenIDs(ctx context.Context, msgs []engine.NewMessage) (map[
 
 // message reads the stored message k names.
 func (t *writeTx) message(ctx context.Context, tenant string, k msgKey) (tenure.Message, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m
+	rows, err := t.db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m
 		WHERE m.tkey = `+threadKey+` AND m.user_id = ? AND m.persona_id = ? AND m.id = ?`, tenant, k.thread, k.user, k.persona, k.id)
 	if err != nil {
 		return tenure.Message{}, err

@@ -98,11 +98,11 @@ func txFilter(at *time.Time) (string, []any) {
 	return `tx_start <= ? AND (tx_end IS NULL OR tx_end > ?)`, []any{n, n}
 }
 
-func (b *backend) reader() (*sql.DB, error) {
+func (b *backend) reader() (reads, error) {
 	if b.r == nil {
-		return nil, errClosed
+		return reads{}, errClosed
 	}
-	return b.r, nil
+	return reads{b: b, db: b.r}, nil
 }
 
 func (b *backend) KeyVersions(ctx context.Context, tenant, key string, q engine.VersionQuery) ([]tenure.Object, error) {
@@ -305,16 +305,19 @@ func (b *backend) Begin(ctx context.Context) (engine.Tx, error) {
 	if b.w == nil {
 		return nil, errClosed
 	}
+	b.learnWrites(ctx)
 	tx, err := b.w.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &writeTx{tx: tx, index: b.index, b: b}, nil
+	return &writeTx{tx: tx, db: writes{b: b, tx: tx}, index: b.index, b: b}, nil
 }
 
 // writeTx implements engine.Tx.
 type writeTx struct {
 	tx *sql.Tx
+	// db runs the transaction's queries through the writer's statements.
+	db writes
 	// index is woken when a commit appended messages, or when the
 	// write-ahead log wants a checkpoint (see index.go).
 	index *messageIndex
@@ -327,14 +330,11 @@ type writeTx struct {
 	b *backend
 }
 
-// stmt returns query for this transaction: the writer's statement
-// prepared when the store opened (see prepareWrites), else prepared now.
+// stmt returns query for this transaction: the writer's statement (see
+// writes), else prepared now.
 func (t *writeTx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	t.b.stmtMu.Lock()
-	st, ok := t.b.writeStmts[query]
-	t.b.stmtMu.Unlock()
-	if ok {
-		return t.tx.StmtContext(ctx, st), nil
+	if st := t.db.stmt(ctx, query); st != nil {
+		return st, nil
 	}
 	return t.tx.PrepareContext(ctx, query)
 }
@@ -343,7 +343,7 @@ func (t *writeTx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 func (t *writeTx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	st, err := t.stmt(ctx, query)
 	if err != nil {
-		return t.tx.QueryRowContext(ctx, query, args...) // reports the same error
+		return t.db.QueryRowContext(ctx, query, args...) // reports the same error
 	}
 	return st.QueryRowContext(ctx, args...)
 }
@@ -362,7 +362,7 @@ func (t *writeTx) Rollback() error { return t.tx.Rollback() }
 
 func (t *writeTx) LastTxTime(ctx context.Context) (time.Time, error) {
 	var n sql.NullInt64
-	err := t.tx.QueryRowContext(ctx, `SELECT max(m) FROM (
+	err := t.db.QueryRowContext(ctx, `SELECT max(m) FROM (
 		SELECT max(tx_start) AS m FROM objects
 		UNION ALL SELECT max(deleted_at) FROM tombstones
 		UNION ALL SELECT max(created_at) FROM resolutions
@@ -376,7 +376,7 @@ func (t *writeTx) LastTxTime(ctx context.Context) (time.Time, error) {
 }
 
 func (t *writeTx) Latest(ctx context.Context, tenant, id string) (tenure.Object, bool, error) {
-	objs, err := queryObjects(ctx, t.tx, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND object_id = ? AND tx_end IS NULL`, tenant, id)
+	objs, err := queryObjects(ctx, t.db, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND object_id = ? AND tx_end IS NULL`, tenant, id)
 	if err != nil || len(objs) == 0 {
 		return tenure.Object{}, false, err
 	}
@@ -392,7 +392,7 @@ func (t *writeTx) LatestByKey(ctx context.Context, tenant, key string, statuses 
 			args = append(args, st)
 		}
 	}
-	return queryObjects(ctx, t.tx, q+` ORDER BY seq`, args...)
+	return queryObjects(ctx, t.db, q+` ORDER BY seq`, args...)
 }
 
 func (b *backend) Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error) {
@@ -407,13 +407,13 @@ func (b *backend) Dependents(ctx context.Context, tenant, ref string) ([]tenure.
 
 func (t *writeTx) Dependents(ctx context.Context, tenant, ref string) ([]tenure.Object, error) {
 	// CROSS JOIN keeps SQLite from scanning every open object of the tenant.
-	return queryObjects(ctx, t.tx, `SELECT o.seq, o.body, o.tx_end FROM object_deps d
+	return queryObjects(ctx, t.db, `SELECT o.seq, o.body, o.tx_end FROM object_deps d
 		CROSS JOIN objects o ON o.tenant_id = d.tenant_id AND o.object_id = d.object_id AND o.tx_end IS NULL
 		WHERE d.tenant_id = ? AND d.ref = ? ORDER BY o.seq`, tenant, ref)
 }
 
 func (t *writeTx) LatestInSession(ctx context.Context, tenant, session string, layer tenure.Layer) ([]tenure.Object, error) {
-	return queryObjects(ctx, t.tx, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND session_id = ? AND layer = ? AND tx_end IS NULL ORDER BY seq`,
+	return queryObjects(ctx, t.db, `SELECT `+objectCols+` FROM objects WHERE tenant_id = ? AND session_id = ? AND layer = ? AND tx_end IS NULL ORDER BY seq`,
 		tenant, session, layer)
 }
 
@@ -433,7 +433,7 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 	if o.AlwaysCandidate() {
 		always = 1
 	}
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
+	res, err := t.db.ExecContext(ctx, `INSERT INTO objects (tenant_id, object_id, version, key, layer, object_type, scope, status,
 		session_id, user_id, project_id, task_id, sandbox_id, class_rank, always, memory_rank,
 		valid_from, valid_until, has_decay, tx_start, tx_end, body)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
@@ -447,14 +447,14 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 	if err != nil {
 		return err
 	}
-	if _, err := t.tx.ExecContext(ctx, `INSERT INTO objects_fts (rowid, text) VALUES (?, ?)`, seq, o.SearchText()); err != nil {
+	if _, err := t.db.ExecContext(ctx, `INSERT INTO objects_fts (rowid, text) VALUES (?, ?)`, seq, o.SearchText()); err != nil {
 		return fmt.Errorf("index object %s: %w", o.ObjectID, err)
 	}
 	if err := t.countObject(ctx, o, seq, sandbox); err != nil {
 		return fmt.Errorf("index object %s: %w", o.ObjectID, err)
 	}
 	for _, ref := range o.DependsOn {
-		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO object_deps (tenant_id, ref, object_id) VALUES (?, ?, ?)`,
+		if _, err := t.db.ExecContext(ctx, `INSERT OR IGNORE INTO object_deps (tenant_id, ref, object_id) VALUES (?, ?, ?)`,
 			o.TenantID, ref, o.ObjectID); err != nil {
 			return err
 		}
@@ -466,11 +466,11 @@ func (t *writeTx) Insert(ctx context.Context, o *tenure.Object) error {
 // (engine.Audience; see object_rank.go) and names the class on its row.
 func (t *writeTx) countObject(ctx context.Context, o *tenure.Object, seq int64, sandbox string) error {
 	var sz []byte
-	if err := t.tx.QueryRowContext(ctx, `SELECT sz FROM objects_fts_docsize WHERE id = ?`, seq).Scan(&sz); err != nil {
+	if err := t.db.QueryRowContext(ctx, `SELECT sz FROM objects_fts_docsize WHERE id = ?`, seq).Scan(&sz); err != nil {
 		return err
 	}
 	var class int64
-	err := t.tx.QueryRowContext(ctx, `INSERT INTO object_classes (tenant_id, audience, user_id, project_id, session_id, task_id, sandbox_id,
+	err := t.db.QueryRowContext(ctx, `INSERT INTO object_classes (tenant_id, audience, user_id, project_id, session_id, task_id, sandbox_id,
 		class_rank, docs, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
 		ON CONFLICT (tenant_id, audience) DO UPDATE SET docs = docs + 1, tokens = tokens + excluded.tokens RETURNING id`,
 		o.TenantID, engine.Audience(o), o.UserID, o.ProjectID, o.SessionID, o.TaskID, sandbox, o.SecurityClassification.Rank(),
@@ -478,7 +478,7 @@ func (t *writeTx) countObject(ctx context.Context, o *tenure.Object, seq int64, 
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `UPDATE objects SET fts_class = ? WHERE seq = ?`, class, seq)
+	_, err = t.db.ExecContext(ctx, `UPDATE objects SET fts_class = ? WHERE seq = ?`, class, seq)
 	return err
 }
 
@@ -486,7 +486,7 @@ func (t *writeTx) countObject(ctx context.Context, o *tenure.Object, seq int64, 
 // their classes' statistics, before they leave the full-text index, and
 // deletes the classes they empty.
 func (t *writeTx) uncountObjects(ctx context.Context, query string, args ...any) error {
-	rows, err := t.tx.QueryContext(ctx, `SELECT o.fts_class, d.sz FROM objects o JOIN objects_fts_docsize d ON d.id = o.seq
+	rows, err := t.db.QueryContext(ctx, `SELECT o.fts_class, d.sz FROM objects o JOIN objects_fts_docsize d ON d.id = o.seq
 		WHERE o.seq IN (`+query+`)`, args...)
 	if err != nil {
 		return err
@@ -508,10 +508,10 @@ func (t *writeTx) uncountObjects(ctx context.Context, query string, args ...any)
 		return err
 	}
 	for _, g := range out {
-		if _, err := t.tx.ExecContext(ctx, `UPDATE object_classes SET docs = docs - 1, tokens = tokens - ? WHERE id = ?`, g.tokens, g.class); err != nil {
+		if _, err := t.db.ExecContext(ctx, `UPDATE object_classes SET docs = docs - 1, tokens = tokens - ? WHERE id = ?`, g.tokens, g.class); err != nil {
 			return err
 		}
-		if _, err := t.tx.ExecContext(ctx, `DELETE FROM object_classes WHERE id = ? AND docs <= 0`, g.class); err != nil {
+		if _, err := t.db.ExecContext(ctx, `DELETE FROM object_classes WHERE id = ? AND docs <= 0`, g.class); err != nil {
 			return err
 		}
 	}
@@ -520,7 +520,7 @@ func (t *writeTx) uncountObjects(ctx context.Context, query string, args ...any)
 
 func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at time.Time) error {
 	var seq int64
-	err := t.tx.QueryRowContext(ctx, `UPDATE objects SET tx_end = ? WHERE tenant_id = ? AND object_id = ? AND version = ? AND tx_end IS NULL
+	err := t.db.QueryRowContext(ctx, `UPDATE objects SET tx_end = ? WHERE tenant_id = ? AND object_id = ? AND version = ? AND tx_end IS NULL
 		RETURNING seq`, nanos(at), tenant, id, version).Scan(&seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("close object %s v%d: no open version", id, version)
@@ -531,10 +531,10 @@ func (t *writeTx) Close(ctx context.Context, tenant, id string, version int, at 
 	if err := t.uncountObjects(ctx, `SELECT ?`, seq); err != nil {
 		return err
 	}
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM objects_fts WHERE rowid = ?`, seq); err != nil {
+	if _, err := t.db.ExecContext(ctx, `DELETE FROM objects_fts WHERE rowid = ?`, seq); err != nil {
 		return err
 	}
-	if _, err = t.tx.ExecContext(ctx, `DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`, tenant, id); err != nil {
+	if _, err = t.db.ExecContext(ctx, `DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`, tenant, id); err != nil {
 		return err
 	}
 	return t.unindexEntities(ctx, tenant, id)
@@ -545,7 +545,7 @@ func (t *writeTx) Touch(ctx context.Context, o *tenure.Object) error {
 	if err != nil {
 		return err
 	}
-	res, err := t.tx.ExecContext(ctx, `UPDATE objects SET body = ? WHERE tenant_id = ? AND object_id = ? AND version = ? AND tx_end IS NULL`,
+	res, err := t.db.ExecContext(ctx, `UPDATE objects SET body = ? WHERE tenant_id = ? AND object_id = ? AND version = ? AND tx_end IS NULL`,
 		string(body), o.TenantID, o.ObjectID, o.Version)
 	if err != nil {
 		return err
@@ -579,14 +579,14 @@ func (t *writeTx) Delete(ctx context.Context, tenant string, tb tenure.Tombstone
 	for _, q := range []string{`DELETE FROM objects_fts WHERE rowid IN (SELECT seq FROM objects WHERE tenant_id = ? AND object_id = ?)`,
 		`DELETE FROM objects WHERE tenant_id = ? AND object_id = ?`,
 		`DELETE FROM object_deps WHERE tenant_id = ? AND object_id = ?`} {
-		if _, err := t.tx.ExecContext(ctx, q, tenant, tb.ObjectID); err != nil {
+		if _, err := t.db.ExecContext(ctx, q, tenant, tb.ObjectID); err != nil {
 			return err
 		}
 	}
 	if err := t.unindexEntities(ctx, tenant, tb.ObjectID); err != nil {
 		return err
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO tombstones (tenant_id, object_id, key, versions, deleted_at, deleted_by, reason, audience)
+	_, err := t.db.ExecContext(ctx, `INSERT INTO tombstones (tenant_id, object_id, key, versions, deleted_at, deleted_by, reason, audience)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, tenant, tb.ObjectID, tb.Key, tb.Versions, nanos(tb.DeletedAt), tb.DeletedBy, tb.Reason, audience)
 	return err
 }
@@ -596,14 +596,14 @@ func (t *writeTx) AddResolution(ctx context.Context, r tenure.Resolution) error 
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO resolutions (id, tenant_id, kind, key, slot, object_ids, reason, created_at)
+	_, err = t.db.ExecContext(ctx, `INSERT INTO resolutions (id, tenant_id, kind, key, slot, object_ids, reason, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.TenantID, r.Kind, r.Key, r.Slot, string(ids), r.Reason, nanos(r.CreatedAt))
 	return err
 }
 
 func (t *writeTx) OpenResolution(ctx context.Context, tenant string, kind tenure.ResolutionKind, objectID string) (string, bool, error) {
 	var id string
-	err := t.tx.QueryRowContext(ctx, `SELECT r.id FROM resolutions r, json_each(r.object_ids) j
+	err := t.db.QueryRowContext(ctx, `SELECT r.id FROM resolutions r, json_each(r.object_ids) j
 		WHERE r.tenant_id = ? AND r.kind = ? AND r.resolved_at IS NULL AND j.value = ? LIMIT 1`, tenant, kind, objectID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
@@ -612,7 +612,7 @@ func (t *writeTx) OpenResolution(ctx context.Context, tenant string, kind tenure
 }
 
 func (t *writeTx) ResolveSlot(ctx context.Context, tenant, slot, by string, at time.Time) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE resolutions SET resolved_at = ?, resolved_by = ?
+	_, err := t.db.ExecContext(ctx, `UPDATE resolutions SET resolved_at = ?, resolved_by = ?
 		WHERE tenant_id = ? AND slot = ? AND kind = 'conflict' AND resolved_at IS NULL`, nanos(at), by, tenant, slot)
 	return err
 }

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -101,7 +100,7 @@ func (b *backend) Candidates(ctx context.Context, tenant string, f engine.Candid
 // firstKept returns the first n rows of query that keep keeps. The query
 // takes args and then its LIMIT, which grows until n are kept or the rows
 // run out: one statement when every row is kept, the common case.
-func firstKept(ctx context.Context, db *sql.DB, query string, args []any, n int, keep func(*tenure.Object) bool) ([]tenure.Object, error) {
+func firstKept(ctx context.Context, db querier, query string, args []any, n int, keep func(*tenure.Object) bool) ([]tenure.Object, error) {
 	for limit := n; ; limit *= 4 {
 		objs, err := queryObjects(ctx, db, query, append(slices.Clip(args), limit)...)
 		if err != nil {

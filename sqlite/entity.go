@@ -121,12 +121,12 @@ func (b *backend) EntityOps(ctx context.Context, tenant, registry, id string) ([
 }
 
 func (t *writeTx) Registry(ctx context.Context, tenant, registry string) ([]entity.Entity, error) {
-	return scanEntities(t.tx.QueryContext(ctx, `SELECT body FROM entities WHERE tenant_id = ? AND registry = ? AND tx_end IS NULL ORDER BY entity_id`,
+	return scanEntities(t.db.QueryContext(ctx, `SELECT body FROM entities WHERE tenant_id = ? AND registry = ? AND tx_end IS NULL ORDER BY entity_id`,
 		tenant, registry))
 }
 
 func (t *writeTx) EntityVersions(ctx context.Context, tenant, registry, id string) ([]entity.Entity, error) {
-	return scanEntities(t.tx.QueryContext(ctx, entityVersionsQuery, tenant, registry, id))
+	return scanEntities(t.db.QueryContext(ctx, entityVersionsQuery, tenant, registry, id))
 }
 
 func (t *writeTx) InsertEntity(ctx context.Context, e *entity.Entity) error {
@@ -134,7 +134,7 @@ func (t *writeTx) InsertEntity(ctx context.Context, e *entity.Entity) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO entities (tenant_id, registry, entity_id, version, type, status, tx_start, tx_end, body)
+	_, err = t.db.ExecContext(ctx, `INSERT INTO entities (tenant_id, registry, entity_id, version, type, status, tx_start, tx_end, body)
 		VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)`, e.TenantID, e.UserID, e.ID, e.Version, e.Type, e.Status, nanos(e.TxStart), string(body))
 	if err != nil {
 		return fmt.Errorf("insert entity %s v%d: %w", e.ID, e.Version, err)
@@ -142,7 +142,7 @@ func (t *writeTx) InsertEntity(ctx context.Context, e *entity.Entity) error {
 	// The open version's names (entity_names); the closed one's went
 	// with CloseEntity.
 	for _, a := range e.Aliases {
-		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO entity_names (tenant_id, registry, slug, entity_id) VALUES (?, ?, ?, ?)`,
+		if _, err := t.db.ExecContext(ctx, `INSERT OR IGNORE INTO entity_names (tenant_id, registry, slug, entity_id) VALUES (?, ?, ?, ?)`,
 			e.TenantID, e.UserID, entity.KeySlug(a), e.ID); err != nil {
 			return err
 		}
@@ -152,7 +152,7 @@ func (t *writeTx) InsertEntity(ctx context.Context, e *entity.Entity) error {
 
 func (t *writeTx) CloseEntity(ctx context.Context, tenant, registry, id string, version int, at time.Time) error {
 	var body string
-	err := t.tx.QueryRowContext(ctx, `SELECT body FROM entities WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ? AND tx_end IS NULL`,
+	err := t.db.QueryRowContext(ctx, `SELECT body FROM entities WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ? AND tx_end IS NULL`,
 		tenant, registry, id, version).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("close entity %s v%d: no open version", id, version)
@@ -169,11 +169,11 @@ func (t *writeTx) CloseEntity(ctx context.Context, tenant, registry, id string, 
 	if err != nil {
 		return err
 	}
-	if _, err = t.tx.ExecContext(ctx, `UPDATE entities SET tx_end = ?, body = ? WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ?`,
+	if _, err = t.db.ExecContext(ctx, `UPDATE entities SET tx_end = ?, body = ? WHERE tenant_id = ? AND registry = ? AND entity_id = ? AND version = ?`,
 		nanos(at), string(b), tenant, registry, id, version); err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `DELETE FROM entity_names WHERE tenant_id = ? AND registry = ? AND entity_id = ?`, tenant, registry, id)
+	_, err = t.db.ExecContext(ctx, `DELETE FROM entity_names WHERE tenant_id = ? AND registry = ? AND entity_id = ?`, tenant, registry, id)
 	return err
 }
 
@@ -182,7 +182,7 @@ func (t *writeTx) InsertEntityOp(ctx context.Context, op *entity.Op) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO entity_ops (id, tenant_id, registry, from_id, into_id, at, body) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	_, err = t.db.ExecContext(ctx, `INSERT INTO entity_ops (id, tenant_id, registry, from_id, into_id, at, body) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		op.ID, op.TenantID, op.UserID, op.From, op.Into, nanos(op.At), string(body))
 	return err
 }
@@ -192,13 +192,13 @@ func (t *writeTx) SetEntityOp(ctx context.Context, op *entity.Op) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `UPDATE entity_ops SET undone_at = ?, body = ? WHERE tenant_id = ? AND id = ?`,
+	_, err = t.db.ExecContext(ctx, `UPDATE entity_ops SET undone_at = ?, body = ? WHERE tenant_id = ? AND id = ?`,
 		nullNanos(op.UndoneAt), string(body), op.TenantID, op.ID)
 	return err
 }
 
 func (t *writeTx) EntityOp(ctx context.Context, tenant, id string) (entity.Op, bool, error) {
-	ops, err := scanOps(t.tx.QueryContext(ctx, `SELECT body FROM entity_ops WHERE tenant_id = ? AND id = ?`, tenant, id))
+	ops, err := scanOps(t.db.QueryContext(ctx, `SELECT body FROM entity_ops WHERE tenant_id = ? AND id = ?`, tenant, id))
 	if err != nil || len(ops) == 0 {
 		return entity.Op{}, false, err
 	}
@@ -213,7 +213,7 @@ func (t *writeTx) LatestByAttribute(ctx context.Context, tenant, attribute strin
 	for _, m := range mentions {
 		args = append(args, m)
 	}
-	return queryObjects(ctx, t.tx, `SELECT o.seq, o.body, o.tx_end FROM object_attributes a
+	return queryObjects(ctx, t.db, `SELECT o.seq, o.body, o.tx_end FROM object_attributes a
 		CROSS JOIN objects o ON o.tenant_id = a.tenant_id AND o.object_id = a.object_id AND o.tx_end IS NULL
 		WHERE a.tenant_id = ? AND a.attribute = ? AND a.mention IN (?`+strings.Repeat(`, ?`, len(mentions)-1)+`) ORDER BY o.seq`, args...)
 }
@@ -226,7 +226,7 @@ func (t *writeTx) LatestByMentions(ctx context.Context, tenant string, mentions 
 	for _, m := range mentions {
 		args = append(args, m)
 	}
-	return queryObjects(ctx, t.tx, `SELECT o.seq, o.body, o.tx_end FROM objects o WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.object_id IN
+	return queryObjects(ctx, t.db, `SELECT o.seq, o.body, o.tx_end FROM objects o WHERE o.tenant_id = ? AND o.tx_end IS NULL AND o.object_id IN
 		(SELECT a.object_id FROM object_attributes a WHERE a.tenant_id = o.tenant_id AND a.mention IN (?`+strings.Repeat(`, ?`, len(mentions)-1)+`))
 		ORDER BY o.seq`, args...)
 }
@@ -237,7 +237,7 @@ func (t *writeTx) LatestByMentions(ctx context.Context, tenant string, mentions 
 func (t *writeTx) indexEntities(ctx context.Context, o *tenure.Object) error {
 	if o.Memory != nil {
 		for _, ref := range o.Memory.EntityRefs {
-			if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_entities (tenant_id, entity_ref, object_id) VALUES (?, ?, ?)`,
+			if _, err := t.db.ExecContext(ctx, `INSERT OR IGNORE INTO memory_entities (tenant_id, entity_ref, object_id) VALUES (?, ?, ?)`,
 				o.TenantID, ref, o.ObjectID); err != nil {
 				return err
 			}
@@ -247,7 +247,7 @@ func (t *writeTx) indexEntities(ctx context.Context, o *tenure.Object) error {
 	if !ok {
 		return nil
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO object_attributes (tenant_id, attribute, mention, object_id) VALUES (?, ?, ?, ?)`,
+	_, err := t.db.ExecContext(ctx, `INSERT OR IGNORE INTO object_attributes (tenant_id, attribute, mention, object_id) VALUES (?, ?, ?, ?)`,
 		o.TenantID, o.Attribute, key, o.ObjectID)
 	return err
 }
@@ -257,7 +257,7 @@ func (t *writeTx) indexEntities(ctx context.Context, o *tenure.Object) error {
 func (t *writeTx) unindexEntities(ctx context.Context, tenant, id string) error {
 	for _, q := range []string{`DELETE FROM object_attributes WHERE tenant_id = ? AND object_id = ?`,
 		`DELETE FROM memory_entities WHERE tenant_id = ? AND object_id = ?`} {
-		if _, err := t.tx.ExecContext(ctx, q, tenant, id); err != nil {
+		if _, err := t.db.ExecContext(ctx, q, tenant, id); err != nil {
 			return err
 		}
 	}

@@ -23,5 +23,9 @@ func SetIndexBits(t *testing.T, pos, thread, tenant int) {
 // that f.Keep reads in f.Scope, best first.
 func ObjectHits(ctx context.Context, s *Store, tenant string, f engine.CandidateFilter) ([]int64, error) {
 	scope, args := scopeFilter(f)
-	return objectHits(ctx, s.DB(), tenant, f, scope, args)
+	db, err := (*backend)(s).reader()
+	if err != nil {
+		return nil, err
+	}
+	return objectHits(ctx, db, tenant, f, scope, args)
 }

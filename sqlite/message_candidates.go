@@ -3,7 +3,6 @@ package sqlite
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"slices"
 
@@ -77,7 +76,7 @@ func (b *backend) MessageCandidates(ctx context.Context, tenant string, f engine
 // the latest appended first: seq is the rowid, so this reads the table's
 // tail. The unary + keeps the planner off the tenant index, which would
 // sort every message of the tenant to find the last few.
-func (b *backend) recent(ctx context.Context, db *sql.DB, tenant string, f engine.MessageCandidateFilter, scope func(alias string) string,
+func (b *backend) recent(ctx context.Context, db querier, tenant string, f engine.MessageCandidateFilter, scope func(alias string) string,
 	args []any) ([]tenure.ScoredMessage, error) {
 	if f.Threads == nil || len(f.Threads) > maxRanges {
 		rows, err := db.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE +`+scope("m")+` ORDER BY m.seq DESC LIMIT ?`,
@@ -136,14 +135,14 @@ func (b *backend) near(ctx context.Context, tenant string, f engine.MessageCandi
 	if err != nil {
 		return nil, err
 	}
-	stmt, err := b.prepared(ctx, `WITH w AS (SELECT value ->> 0 AS thread_id, value ->> 1 AS lo, value ->> 2 AS hi FROM json_each(?)),
-		near AS (SELECT DISTINCT n.seq FROM w CROSS JOIN message_threads t ON t.tenant_id = ? AND t.thread_id = w.thread_id
-			CROSS JOIN messages n ON n.tkey = t.tkey AND n.pos BETWEEN w.lo AND w.hi)
-		SELECT `+messageCols+` FROM near CROSS JOIN messages m ON m.seq = near.seq WHERE `+scope("m"))
+	db, err := b.reader()
 	if err != nil {
 		return nil, err
 	}
-	rows, err := stmt.QueryContext(ctx, append([]any{string(list), tenant}, args...)...)
+	rows, err := db.QueryContext(ctx, `WITH w AS (SELECT value ->> 0 AS thread_id, value ->> 1 AS lo, value ->> 2 AS hi FROM json_each(?)),
+		near AS (SELECT DISTINCT n.seq FROM w CROSS JOIN message_threads t ON t.tenant_id = ? AND t.thread_id = w.thread_id
+			CROSS JOIN messages n ON n.tkey = t.tkey AND n.pos BETWEEN w.lo AND w.hi)
+		SELECT `+messageCols+` FROM near CROSS JOIN messages m ON m.seq = near.seq WHERE `+scope("m"), append([]any{string(list), tenant}, args...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +176,7 @@ func step(pos, n int64, hidden []int64) int64 {
 // cannot read: other users' (everything but its own and the shared ones)
 // and other personas' (everything but its persona's and the global ones).
 type threadViews struct {
-	db      *sql.DB
+	db      querier
 	tenant  string
 	user    string
 	persona string

@@ -85,13 +85,13 @@ type row struct {
 // (see the comment at the top of this file). Every visible match is
 // scored, and the order — score, then seq — depends only on what the
 // reader may see: no tie is cut by the order of rows it cannot.
-func (b *backend) hits(ctx context.Context, db *sql.DB, tenant string, f engine.MessageCandidateFilter, scope func(alias string) string,
+func (b *backend) hits(ctx context.Context, db reads, tenant string, f engine.MessageCandidateFilter, scope func(alias string) string,
 	args []any) ([]hit, error) {
-	tx, err := db.BeginTx(ctx, nil)
+	tx, err := db.begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer tx.Rollback()
+	defer tx.rollback()
 	plan, err := planSearch(ctx, tx, tenant, f.Threads)
 	if err != nil || len(plan.ranges) == 0 {
 		return nil, err

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"slices"
 
@@ -38,12 +37,12 @@ type objectMatch struct {
 // f.Words among the objects of tenant that f.Keep reads within f's scope,
 // best first, ties in seq order. scope and args are the scope's prefilter
 // (scopeFilter), on columns of an alias o.
-func objectHits(ctx context.Context, db *sql.DB, tenant string, f engine.CandidateFilter, scope string, args []any) ([]int64, error) {
-	tx, err := db.BeginTx(ctx, nil)
+func objectHits(ctx context.Context, db reads, tenant string, f engine.CandidateFilter, scope string, args []any) ([]int64, error) {
+	tx, err := db.begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer tx.Rollback()
+	defer tx.rollback()
 	rows, err := tx.QueryContext(ctx, `SELECT o.id, o.audience, o.docs, o.tokens FROM object_classes o WHERE o.tenant_id = ? AND `+scope,
 		append([]any{tenant}, args...)...)
 	if err != nil {

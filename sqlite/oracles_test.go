@@ -19,12 +19,12 @@ var oraclesFull = flag.Bool("oracles.full", false, "run the existence-oracle pro
 // go test ./... fast, now that hidden objects vary between the worlds too;
 // 30 with -short).
 func TestNoExistenceOracles(t *testing.T) {
-	cfg := storetest.OracleConfig{Worlds: 60, Ops: 100, Seed: 13}
+	cfg := storetest.OracleConfig{Worlds: 30, Ops: 100, Seed: 13}
 	switch {
 	case *oraclesFull:
 		cfg.Worlds = 1000
 	case testing.Short():
-		cfg.Worlds = 30
+		cfg.Worlds = 15
 	}
 	storetest.RunOracles(t, func(t *testing.T, now func() time.Time, newID func() string) storetest.OracleStore {
 		s := sqlite.New(filepath.Join(t.TempDir(), "tenure.db"), sqlite.Options{Now: now, NewID: newID})

@@ -23,7 +23,7 @@ func (b *backend) Sessions(ctx context.Context, tenant string, f engine.SessionF
 }
 
 func (t *writeTx) Sessions(ctx context.Context, tenant string, f engine.SessionFilter) ([]tenure.Session, error) {
-	return querySessions(ctx, t.tx, tenant, f)
+	return querySessions(ctx, t.db, tenant, f)
 }
 
 func (b *backend) SessionStates(ctx context.Context, tenant, user string, persona *string) ([]tenure.SessionState, error) {
@@ -35,7 +35,7 @@ func (b *backend) SessionStates(ctx context.Context, tenant, user string, person
 }
 
 func (t *writeTx) SessionStates(ctx context.Context, tenant, user string, persona *string) ([]tenure.SessionState, error) {
-	return queryStates(ctx, t.tx, tenant, user, persona)
+	return queryStates(ctx, t.db, tenant, user, persona)
 }
 
 func querySessions(ctx context.Context, q querier, tenant string, f engine.SessionFilter) ([]tenure.Session, error) {
@@ -98,7 +98,7 @@ func querySessions(ctx context.Context, q querier, tenant string, f engine.Sessi
 }
 
 func (t *writeTx) PutSession(ctx context.Context, s tenure.Session) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO sessions (tenant_id, user_id, persona_id, thread_id, session_id,
+	_, err := t.db.ExecContext(ctx, `INSERT OR REPLACE INTO sessions (tenant_id, user_id, persona_id, thread_id, session_id,
 		started_at, last_activity_at, ended_at, turn_count, summary_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.TenantID, s.UserID, s.PersonaID, s.ThreadID, s.SessionID, nanos(s.StartedAt), nanos(s.LastActivityAt),
 		nullNanos(s.EndedAt), s.TurnCount, s.SummaryKey)
@@ -140,7 +140,7 @@ func (t *writeTx) PutSessionState(ctx context.Context, s tenure.SessionState) er
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO session_states (tenant_id, user_id, persona_id, message_count,
+	_, err = t.db.ExecContext(ctx, `INSERT OR REPLACE INTO session_states (tenant_id, user_id, persona_id, message_count,
 		last_interaction, last_user_message, diagnostics) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		s.TenantID, s.UserID, s.PersonaID, s.MessageCount, nanos(s.LastInteraction), s.LastUserMessage, string(diag))
 	return err

@@ -177,7 +177,7 @@ func (t *writeTx) InsertWorkflow(ctx context.Context, w *engine.WorkflowRecord) 
 	if err != nil {
 		return err
 	}
-	return t.tx.QueryRowContext(ctx, `INSERT INTO workflows (uid, tenant_id, workflow_id, config, open_round, converged, created_at, updated_at)
+	return t.db.QueryRowContext(ctx, `INSERT INTO workflows (uid, tenant_id, workflow_id, config, open_round, converged, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`, w.UID, w.TenantID, w.Workflow.WorkflowID, string(config), w.OpenRound,
 		boolInt(w.Converged), nanos(w.Workflow.CreatedAt), nanos(w.UpdatedAt)).Scan(&w.Key)
 }
@@ -198,13 +198,13 @@ func (t *writeTx) InsertRound(ctx context.Context, key int64, r engine.RoundReco
 		}
 		report = string(b)
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO workflow_rounds (workflow_seq, round, state, report, closed_at) VALUES (?, ?, ?, ?, ?)`,
+	_, err := t.db.ExecContext(ctx, `INSERT INTO workflow_rounds (workflow_seq, round, state, report, closed_at) VALUES (?, ?, ?, ?, ?)`,
 		key, r.Round, string(r.State), report, nanos(r.ClosedAt))
 	return err
 }
 
 func (t *writeTx) SetOpenRound(ctx context.Context, key int64, open int, converged bool, at time.Time) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE workflows SET open_round = ?, converged = ?, updated_at = ? WHERE seq = ?`,
+	_, err := t.db.ExecContext(ctx, `UPDATE workflows SET open_round = ?, converged = ?, updated_at = ? WHERE seq = ?`,
 		open, boolInt(converged), nanos(at), key)
 	return err
 }
@@ -254,7 +254,7 @@ func (t *writeTx) SetDeltaStatuses(ctx context.Context, key int64, ds []snapshot
 			common = o
 		}
 	}
-	if _, err := t.tx.ExecContext(ctx, `UPDATE workflow_deltas SET status = ?, reason = ? WHERE workflow_seq = ? AND round = ?`,
+	if _, err := t.db.ExecContext(ctx, `UPDATE workflow_deltas SET status = ?, reason = ? WHERE workflow_seq = ? AND round = ?`,
 		common.status, common.reason, key, ds[0].Round); err != nil {
 		return err
 	}

@@ -67,11 +67,11 @@ func (b *backend) Watermark(ctx context.Context, tenant, thread, channel string)
 }
 
 func (t *writeTx) Watermark(ctx context.Context, tenant, thread, channel string) (tenure.Watermark, bool, error) {
-	return scanWatermark(t.tx.QueryRowContext(ctx, watermarkQuery, tenant, thread, channel), thread, channel)
+	return scanWatermark(t.db.QueryRowContext(ctx, watermarkQuery, tenant, thread, channel), thread, channel)
 }
 
 func (t *writeTx) SetWatermark(ctx context.Context, tenant string, w tenure.Watermark) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO watermarks (tenant_id, thread_id, channel, last_created_at, last_message_id, updated_at)
+	_, err := t.db.ExecContext(ctx, `INSERT INTO watermarks (tenant_id, thread_id, channel, last_created_at, last_message_id, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, thread_id, channel) DO UPDATE SET
 		last_created_at = excluded.last_created_at, last_message_id = excluded.last_message_id, updated_at = excluded.updated_at`,
 		tenant, w.ThreadID, w.Channel, nanos(w.CreatedAt), w.MessageID, nanos(w.UpdatedAt))

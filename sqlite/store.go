@@ -64,11 +64,14 @@ type Store struct {
 	w, r *sql.DB
 	// index runs full-text indexing of messages (see index.go).
 	index *messageIndex
-	// stmts caches prepared statements of the read pool (see prepared),
+	// stmts caches prepared statements of the read pool (see reads),
 	// writeStmts those of the writer (see prepareWrites).
 	stmtMu     sync.Mutex
 	stmts      map[string]*sql.Stmt
 	writeStmts map[string]*sql.Stmt
+	// missedWrites are the queries to prepare on the writer before the
+	// next write transaction (see writes).
+	missedWrites map[string]bool
 	// vectors caches decoded vectors by embedding id (see vectors.go).
 	vectors vectorCache
 }
@@ -109,10 +112,12 @@ func (s *Store) Open(ctx context.Context) error {
 	if s.path == "" {
 		return tenure.Errorf(tenure.CodeInvalid, "db", "database path is empty")
 	}
-	if err := createPrivate(s.path); err != nil {
+	created, err := createPrivate(s.path)
+	if err != nil {
 		return fmt.Errorf("open store: %w", &tenure.Error{Code: tenure.CodeUnavailable, Field: "db",
 			Message: fmt.Sprintf("cannot create %s", s.path), Err: err})
 	}
+	copied := created && copyFresh(s.path)
 	w, err := sql.Open("sqlite", s.dsn(true))
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
@@ -124,7 +129,12 @@ func (s *Store) Open(ctx context.Context) error {
 		return fmt.Errorf("open store: %w", err)
 	}
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()))
-	if err := migrate(ctx, w, s.now()); err != nil {
+	err = migrate(ctx, w, s.now())
+	if err == nil && copied {
+		// The copy's migrations are this database's, applied now.
+		_, err = w.ExecContext(ctx, `UPDATE schema_migrations SET applied_at = ?`, s.now().UnixNano())
+	}
+	if err != nil {
 		w.Close()
 		r.Close()
 		return fmt.Errorf("open store: %w", &tenure.Error{Code: tenure.CodeUnavailable, Field: "db",
@@ -144,18 +154,18 @@ func (s *Store) Open(ctx context.Context) error {
 }
 
 // createPrivate creates the database file with mode 0600 unless it
-// exists. SQLite would create it 0644, readable by every local user, and
+// exists, and reports whether it did. SQLite would create it 0644, readable by every local user, and
 // gives its -wal and -shm files the database file's mode. An existing
 // file keeps the mode its owner chose.
-func createPrivate(path string) error {
+func createPrivate(path string) (created bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	return f.Close()
+	return true, f.Close()
 }
 
 func (s *Store) dsn(writer bool) string {
@@ -208,30 +218,6 @@ func (s *Store) Close() error {
 // store against raw SQL. messages_fts may lag the messages table: call
 // IndexMessages before reading it directly.
 func (s *Store) DB() *sql.DB { return s.r }
-
-// prepared returns query prepared on the read pool, preparing it once:
-// the message candidate statement is long, and parsing it was most of its
-// cost.
-func (b *backend) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
-	b.stmtMu.Lock()
-	defer b.stmtMu.Unlock()
-	if st, ok := b.stmts[query]; ok {
-		return st, nil
-	}
-	db, err := b.reader()
-	if err != nil {
-		return nil, err
-	}
-	st, err := db.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if b.stmts == nil {
-		b.stmts = map[string]*sql.Stmt{}
-	}
-	b.stmts[query] = st
-	return st, nil
-}
 
 // prepareWrites prepares the statements that write transactions run
 // often (writeStatements) on the writer, once, when the store opens: the

@@ -253,7 +253,7 @@ func (b *backend) NearestMessages(ctx context.Context, tenant string, f engine.N
 
 // vectorsOf returns the vectors of embedding ids, from the store's cache
 // or the database (adding them to the cache).
-func (b *backend) vectorsOf(ctx context.Context, db *sql.DB, ids []int64) (map[int64][]float32, error) {
+func (b *backend) vectorsOf(ctx context.Context, db querier, ids []int64) (map[int64][]float32, error) {
 	out := make(map[int64][]float32, len(ids))
 	var missing []any
 	for _, id := range ids {

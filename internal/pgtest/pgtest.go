@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // DefaultURL is the server tests use when $TENURE_TEST_POSTGRES is unset.
@@ -34,21 +35,52 @@ const DefaultURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 // test; with it set and the server down, it fails it: CI never skips.
 func Server(t testing.TB) string {
 	t.Helper()
-	u, set := os.LookupEnv("TENURE_TEST_POSTGRES")
-	if !set || u == "" {
-		u = DefaultURL
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	c, err := pgx.Connect(ctx, u)
+	u, set, err := adminPool()
 	if err != nil {
 		if set {
 			t.Fatalf("TENURE_TEST_POSTGRES=%s: %v", u, err)
 		}
 		t.Skipf("no PostgreSQL at %s (set TENURE_TEST_POSTGRES): %v", u, err)
 	}
-	c.Close(ctx)
 	return u
+}
+
+var (
+	adminOnce sync.Once
+	// admin is the process's pool of administrator connections: a new
+	// server process per connection, and its catalog caches filled anew,
+	// cost more than the statements most callers send.
+	admin    *pgxpool.Pool
+	adminURL string
+	adminSet bool
+	adminErr error
+)
+
+// adminPool returns the test server's URL, whether $TENURE_TEST_POSTGRES
+// set it, and whether it answers (connecting once per process).
+func adminPool() (string, bool, error) {
+	adminOnce.Do(func() {
+		adminURL, adminSet = os.LookupEnv("TENURE_TEST_POSTGRES")
+		if !adminSet || adminURL == "" {
+			adminURL, adminSet = DefaultURL, false
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		cfg, err := pgxpool.ParseConfig(adminURL)
+		if err != nil {
+			adminErr = err
+			return
+		}
+		cfg.MaxConns = 4
+		if admin, adminErr = pgxpool.NewWithConfig(ctx, cfg); adminErr != nil {
+			return
+		}
+		if adminErr = admin.Ping(ctx); adminErr != nil {
+			admin.Close()
+			admin = nil
+		}
+	})
+	return adminURL, adminSet, adminErr
 }
 
 var (
@@ -61,7 +93,7 @@ var (
 // server that no other test uses until this one ends.
 func URL(t testing.TB) string {
 	t.Helper()
-	admin := Server(t)
+	server := Server(t)
 	mu.Lock()
 	var schema string
 	if n := len(idle); n > 0 {
@@ -72,13 +104,13 @@ func URL(t testing.TB) string {
 		var b [6]byte
 		rand.Read(b[:])
 		schema = fmt.Sprintf("tenure_test_%d_%s", time.Now().Unix(), hex.EncodeToString(b[:]))
-		Exec(t, admin, `CREATE SCHEMA `+schema)
+		Exec(t, server, `CREATE SCHEMA `+schema)
 		mu.Lock()
 		made = append(made, schema)
 		mu.Unlock()
 	}
 	t.Cleanup(func() {
-		if err := empty(admin, schema); err != nil {
+		if err := empty(schema); err != nil {
 			t.Errorf("empty schema %s: %v", schema, err)
 			return
 		}
@@ -86,21 +118,21 @@ func URL(t testing.TB) string {
 		idle = append(idle, schema)
 		mu.Unlock()
 	})
-	return WithParams(admin, map[string]string{"search_path": schema, "application_name": schema,
+	return WithParams(server, map[string]string{"search_path": schema, "application_name": schema,
 		// A test's rows need not survive a crash of the server.
 		"synchronous_commit": "off"})
 }
 
 // empty ends the connections to schema that are left and deletes its
 // rows, keeping its tables; sequences start again from 1.
-func empty(admin, schema string) error {
+func empty(schema string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c, err := pgx.Connect(ctx, admin)
+	c, err := admin.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	defer c.Close(ctx)
+	defer c.Release()
 	if _, err := c.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, schema); err != nil {
 		return err
 	}
@@ -113,9 +145,10 @@ func empty(admin, schema string) error {
 		return nil
 	}
 	// DELETE and setval, not TRUNCATE: a test's few rows go faster than
-	// TRUNCATE's new files.
+	// TRUNCATE's new files. The statements run as one transaction, which
+	// the SET LOCAL ends with: the connection goes back to the pool.
 	var b strings.Builder
-	b.WriteString("SET session_replication_role = replica; ") // foreign keys unchecked, in any order
+	b.WriteString("SET LOCAL session_replication_role = replica; ") // foreign keys unchecked, in any order
 	for _, t := range tables {
 		b.WriteString("DELETE FROM " + t + "; ")
 	}
@@ -132,19 +165,14 @@ func Main(m *testing.M) int {
 	code := m.Run()
 	mu.Lock()
 	defer mu.Unlock()
-	u := os.Getenv("TENURE_TEST_POSTGRES")
-	if u == "" {
-		u = DefaultURL
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	c, err := pgx.Connect(ctx, u)
-	if err != nil {
+	if admin == nil {
 		return code
 	}
-	defer c.Close(ctx)
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
 	stale := time.Now().Add(-24 * time.Hour).Unix()
-	rows, err := c.Query(ctx, `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'tenure\_test\_%'`)
+	rows, err := admin.Query(ctx, `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'tenure\_test\_%'`)
 	if err == nil {
 		var names []string
 		for rows.Next() {
@@ -162,8 +190,8 @@ func Main(m *testing.M) int {
 		}
 	}
 	for _, s := range made {
-		c.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, s)
-		c.Exec(ctx, `DROP SCHEMA IF EXISTS `+s+` CASCADE`)
+		admin.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, s)
+		admin.Exec(ctx, `DROP SCHEMA IF EXISTS `+s+` CASCADE`)
 	}
 	return code
 }
@@ -182,11 +210,18 @@ func WithParams(u string, params map[string]string) string {
 	return p.String()
 }
 
-// Exec runs sql on the database at u, failing the test on error.
+// Exec runs sql on the database at u, failing the test on error. The
+// server's own URL runs on the administrator pool.
 func Exec(t testing.TB, u, sql string, args ...any) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if server, _, err := adminPool(); err == nil && u == server {
+		if _, err := admin.Exec(ctx, sql, args...); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return
+	}
 	c, err := pgx.Connect(ctx, u)
 	if err != nil {
 		t.Fatal(err)
