@@ -130,3 +130,18 @@ func Version(ctx context.Context, url string) (applied, latest int, err error) {
 	err = conn.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&applied)
 	return applied, latest, unavailable(err)
 }
+
+// upToDate reports whether every migration is applied, asking as the
+// application role (which may read schema_migrations); false on any
+// error, for Migrate to report.
+func upToDate(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}) bool {
+	names, err := fs.Glob(migrations, "migration/*.sql")
+	if err != nil {
+		return false
+	}
+	var n int
+	err = q.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n)
+	return err == nil && n >= len(names)
+}

@@ -151,9 +151,6 @@ func (s *Store) Open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
-	if err := s.connect(ctx, func(ctx context.Context) error { return Migrate(ctx, s.url, s.now()) }); err != nil {
-		return fmt.Errorf("open store: %w", err)
-	}
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		_, err := c.Exec(ctx, "SET ROLE "+Role)
 		return err
@@ -161,6 +158,17 @@ func (s *Store) Open(ctx context.Context) error {
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("open store: %w", unavailable(err))
+	}
+	// Up to date, as a database usually is, the pool's first connection
+	// says so, and Migrate's own connection is not made.
+	if err := s.connect(ctx, func(ctx context.Context) error {
+		if upToDate(ctx, pool) {
+			return nil
+		}
+		return Migrate(ctx, s.url, s.now())
+	}); err != nil {
+		pool.Close()
+		return fmt.Errorf("open store: %w", err)
 	}
 	if err := s.connect(ctx, func(ctx context.Context) error { return check(ctx, pool, &s.writeLock) }); err != nil {
 		pool.Close()

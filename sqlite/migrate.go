@@ -27,11 +27,18 @@ func migrate(ctx context.Context, db *sql.DB, now time.Time) error {
 		return err
 	}
 	sort.Strings(names)
+	applied, err := appliedMigrations(ctx, db)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
 	for _, name := range names {
 		base := strings.TrimPrefix(name, "migration/")
 		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("migrate: bad migration name %q", base)
+		}
+		if applied[n] {
+			continue
 		}
 		body, err := migrations.ReadFile(name)
 		if err != nil {
@@ -64,4 +71,25 @@ func migrate(ctx context.Context, db *sql.DB, now time.Time) error {
 		}
 	}
 	return nil
+}
+
+// appliedMigrations returns the versions applied, read once: a database
+// opened again (every CLI command opens one) then runs no transaction for
+// migrations it has. Each one still checks its version in its own
+// transaction, for a process that migrates the database at the same time.
+func appliedMigrations(ctx context.Context, db *sql.DB) (map[int]bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
 }
