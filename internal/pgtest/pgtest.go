@@ -193,7 +193,28 @@ func Main(m *testing.M) int {
 		admin.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, s)
 		admin.Exec(ctx, `DROP SCHEMA IF EXISTS `+s+` CASCADE`)
 	}
+	if len(made) > 0 {
+		vacuumCatalogs(ctx)
+	}
 	return code
+}
+
+// churned are the catalogs that creating and dropping a migrated schema
+// leaves dead rows in.
+var churned = []string{"pg_class", "pg_attribute", "pg_depend", "pg_shdepend", "pg_type", "pg_index", "pg_constraint",
+	"pg_attrdef", "pg_policy", "pg_trigger", "pg_rewrite", "pg_sequence", "pg_statistic", "pg_namespace", "pg_proc",
+	"pg_init_privs", "pg_description"}
+
+// vacuumCatalogs makes the space of the dropped schemas' catalog rows
+// reusable. A test server may run without autovacuum (this machine's CI
+// server does), and then every run's schemas stayed in the catalogs:
+// after an evening of runs pg_attribute held 125 MB, and a store's
+// opening check, which scans pg_class, took 7 ms instead of 1.5. A plain
+// VACUUM takes a tenth of a second and blocks no other test.
+func vacuumCatalogs(ctx context.Context) {
+	for _, c := range churned {
+		admin.Exec(ctx, `VACUUM pg_catalog.`+c) // not allowed to this role: its rows stay
+	}
 }
 
 // WithParams returns u with the query parameters set.
