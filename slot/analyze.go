@@ -80,6 +80,9 @@ type Analysis struct {
 	// with and without record the prepositions: "ship without DRM" says
 	// no to what "ship with DRM" says yes to.
 	with, without bool
+	// recipient is the named person the item hands something to
+	// ("Assign the weekend desk to Noor"), or "".
+	recipient string
 }
 
 // insteadRes find what a text says it replaces. The first submatch is the
@@ -101,6 +104,7 @@ func Analyze(t tenure.StateType, text string) Analysis {
 	text = typography.Replace(text)
 	text = a.cutInstead(text)
 	text = rephrase(text)
+	text, a.recipient = giveTo(text)
 	toks := tokenize(text)
 	s := scanner{a: &a, toks: toks}
 	s.scan()
@@ -124,6 +128,7 @@ var rephrasings = []struct {
 	{[]string{"foot"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+on\s+foot\b`), "walk$1"},
 	{[]string{"plane", "air"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
 	{[]string{"pull"}, regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
+	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
 	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
 }
 
@@ -137,6 +142,44 @@ func rephrase(text string) string {
 		}
 	}
 	return text
+}
+
+// Two sides of a handing over: the thing given to a named person ("Give
+// the Portuguese manuals to Lucia", "Hand the session to Bruno"), and the
+// person who receives it ("Lucia handles the Portuguese manuals", "Bruno
+// will take over the session"). The names are capitalised words, so these
+// match without (?i) and lower the case of the verbs only.
+var (
+	giveToRe  = regexp.MustCompile(`^\s*(?i:give|gives|hand|hands|allocate|allocates|delegate|delegates|assign|assigns|reassign|reassigns)\s+(.+?)\s+to\s+((?:[A-Z][\p{L}'.-]*)(?:\s+[A-Z][\p{L}'.-]*)?)\s*[.!]?$`)
+	receiveRe = regexp.MustCompile(`^\s*((?:[A-Z][\p{L}'.-]*)(?:\s+[A-Z][\p{L}'.-]*)?)\s+(?i:(?:will|is\s+going\s+to|can|shall)\s+)?(?i:take|takes|took|get|gets|got|cover|covers|handle|handles|own|owns)(?i:\s+over)?\s+(.+?)\s*[.!]?$`)
+)
+
+// giveTo reads a thing given to a named person as "assign <thing> to
+// <person>", whichever verb of giving it has, and returns the person.
+func giveTo(text string) (string, string) {
+	if m := giveToRe.FindStringSubmatch(text); m != nil {
+		return "assign " + m[1] + " to " + m[2], m[2]
+	}
+	return text, ""
+}
+
+// received rewrites a text that says a person receives something ("Lucia
+// handles the Portuguese manuals") as that thing handed to the person
+// ("assign the Portuguese manuals to Lucia"). A text that opens with a
+// word that names no one ("The", "We") is not one. Whether the opening
+// capital is a name ("Customers can get a refund") the text does not
+// say, so the rewriting is read only against an item that hands something
+// to a named person (Compare).
+func received(text string) (string, bool) {
+	m := receiveRe.FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	first := strings.ToLower(strings.Fields(m[1])[0])
+	if stopwords[first] || determiners[first] || modals[first] || negations[first] {
+		return "", false
+	}
+	return "assign " + m[2] + " to " + m[1], true
 }
 
 // typography maps typographic quotes to ASCII.
@@ -268,6 +311,48 @@ func (s *scanner) scan() {
 		s.word(i)
 	}
 	s.a.Negated = s.neg%2 == 1
+	s.limits()
+}
+
+// limits reads a limit noun as the bound of the measures the item states
+// without one: "the weight limit for the small ferry is 2,000 kg" says
+// what "vehicles must weigh under 2,000 kg" does. The noun then says
+// nothing more and leaves the frame.
+func (s *scanner) limits() {
+	bound := ""
+	s.a.Frame = slices.DeleteFunc(s.a.Frame, func(w Word) bool {
+		low := strings.ToLower(w.Text)
+		switch {
+		case w.Name:
+		case limitNouns[low]:
+			bound = boundMax
+			return slices.ContainsFunc(s.a.Facets, unbounded)
+		case minimumNouns[low]:
+			bound = boundMin
+			return slices.ContainsFunc(s.a.Facets, unbounded)
+		}
+		return false
+	})
+	if bound == "" {
+		return
+	}
+	for i := range s.a.Facets {
+		if f := &s.a.Facets[i]; unbounded(*f) {
+			f.Bound = bound
+			if bound == boundMax {
+				f.Text = "at most " + f.Text
+			} else {
+				f.Text = "at least " + f.Text
+			}
+		}
+	}
+}
+
+// unbounded reports whether f is a measure without a bound: a quantity of
+// a unit or a currency, not a count, an ordinal or a frequency.
+func unbounded(f Facet) bool {
+	return f.Kind == Quantity && f.Bound == "" && !strings.HasPrefix(f.Key, "count:") &&
+		!strings.HasPrefix(f.Key, "#") && f.Key != "ordinal" && f.Key != "times"
 }
 
 // low is the lowercase form of token i, or "" past either end.
@@ -561,6 +646,11 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 		if head >= at {
 			at = head + 1
 		}
+		if _, isUnit := units[s.low(i+1)]; isUnit && dimensionAdjectives[s.low(at)] {
+			// "90 cm wide at most": the adjective stays a word of the
+			// frame, the bound after it is the measure's.
+			at++
+		}
 		if b, m, ok := s.boundAfter(at); ok {
 			f.Bound = b
 			if strings.HasPrefix(f.Key, "#") && (ageWords[s.low(at+m-1)] || ageWords[s.low(i-1)]) {
@@ -642,7 +732,7 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 		}
 		if b, ok := boundPhrases[strings.Join(ws, " ")]; ok && free {
 			for k := i - n; k < i; k++ {
-				s.toks[k].used = true
+				s.toks[k].used = !dimensionComparatives[s.toks[k].low]
 			}
 			// "cannot cost more than" is a maximum: the negation is the
 			// bound's, not the statement's.

@@ -38,11 +38,19 @@ type Item struct {
 	// subject and value are the analyses of the item's Subject and Value
 	// fields, when they are set.
 	subject, value *Analysis
+	// receiving is the analysis of the item read as a handing over to the
+	// person it opens with ("Noor takes the weekend desk"), when it may
+	// be one.
+	receiving *Analysis
 }
 
 // NewItem reads it.
 func NewItem(it *tenure.StateItem) *Item {
 	x := &Item{StateItem: it, Analysis: Analyze(it.Type, it.Text)}
+	if text, ok := received(it.Text); ok {
+		r := Analyze(it.Type, text)
+		x.receiving = &r
+	}
 	if it.Subject != "" {
 		s := Analyze(it.Type, it.Subject)
 		x.subject = &s
@@ -145,6 +153,7 @@ func Compare(old, c *Item, cues Cues) Result {
 	if old.StateItem.Type != c.StateItem.Type {
 		return Result{Relation: Different, Reason: "type"}
 	}
+	old, c = asHandover(old, c), asHandover(c, old)
 	d := diff(old.Frame, c.Frame)
 	res := Result{Overlap: d.overlap()}
 	plainClash := len(d.plainA) > 0 && len(d.plainB) > 0 && d.sharedPlain == 0
@@ -205,6 +214,17 @@ func Compare(old, c *Item, cues Cues) Result {
 	}
 	res.Relation, res.Reason = Same, "restated"
 	return res
+}
+
+// asHandover returns x read as a handing over when other hands something
+// to a named person and x may say that someone receives it: "Noor takes
+// the weekend desk" after "Assign the weekend desk to Noor" is one slot,
+// and "Omar takes the weekend desk" changes its person.
+func asHandover(x, other *Item) *Item {
+	if other.recipient == "" || x.receiving == nil {
+		return x
+	}
+	return &Item{StateItem: x.StateItem, Analysis: *x.receiving, subject: x.subject, value: x.value}
 }
 
 // sameSlot decides whether two items are about the same thing: by their
@@ -389,7 +409,9 @@ func refined(old, c *Item, d frameDiff) string {
 		return r
 	}
 	switch {
-	case c.Owner != "" && old.Owner == "":
+	case c.Owner != "" && old.Owner == "" && !old.names(c.Owner):
+		// An owner the old item names ("Ask Jonas to reprint the
+		// menus") is not added.
 		return "owner"
 	case c.Due != "" && old.Due == "":
 		return "due"
@@ -397,6 +419,12 @@ func refined(old, c *Item, d frameDiff) string {
 		return "name"
 	}
 	return ""
+}
+
+// names reports whether one of the item's names is the person's name or
+// first name.
+func (x *Item) names(person string) bool {
+	return slices.ContainsFunc(x.Frame, func(w Word) bool { return w.Name && sameName(w.Text, person) })
 }
 
 // replacedBy reports whether one of phrases names this item: every

@@ -88,6 +88,7 @@ var aliases = map[string]string{
 	"doc": "documentation", "config": "configuration", "auth": "authentication", "prod": "production",
 	"env": "environment", "infra": "infrastructure", "msg": "message", "msgs": "message",
 	"datastore": "database", "datastores": "database", "data-store": "database",
+	"till": "until", "til": "until", "'til": "until",
 }
 
 // synonyms map nouns and adjectives that say the same in an item to one
@@ -102,6 +103,11 @@ var synonyms = map[string]string{
 	"cold": "weather", "temperature": "weather", "temperatures": "weather", "sunny": "weather",
 	"chilly": "weather", "responsible": "own", "responsibility": "own", "food": "eat", "meal": "eat",
 	"meals": "eat", "fee": "cost", "fees": "cost",
+	// The dimension a measure is of, however it is named: "weigh under
+	// 2,000 kg", "heavier than 2,000 kg", "a weight limit of 2,000 kg".
+	"weigh": "weight", "weighs": "weight", "weighing": "weight", "weights": "weight", "heavier": "weight",
+	"lighter": "weight", "wide": "width", "wider": "width", "narrower": "width", "tall": "height",
+	"taller": "height", "deeper": "depth", "shallower": "depth", "longer": "length", "shorter": "length",
 }
 
 // verbGroups are verbs that say the same of an item, the first of each
@@ -310,17 +316,36 @@ var boundPhrases = func() map[string]string {
 		"not exceed", "cannot exceed", "can't exceed", "must not exceed", "should not exceed",
 		"never exceed", "don't exceed", "doesn't exceed", "no later than", "a hard limit of",
 		"hard limit of", "limit of", "limited to", "capped at", "cap of", "cap at", "shorter than",
-		"earlier than", "lower than", "smaller than", "cheaper than"} {
+		"earlier than", "lower than", "smaller than", "cheaper than", "lighter than", "narrower than",
+		"shallower than", "slower than"} {
 		m[p] = boundMax
 	}
 	for _, p := range []string{"over", "above", "more than", "at least", "no less than", "not less than",
 		"longer than", "later than", "greater than", "higher than", "bigger than", "larger than",
-		"minimum of", "a minimum of", "min", "minimum", "no fewer than"} {
+		"minimum of", "a minimum of", "min", "minimum", "no fewer than", "heavier than", "wider than",
+		"taller than", "deeper than", "faster than"} {
 		m[p] = boundMin
 	}
 	m["exceed"] = boundMin
 	return m
 }()
+
+// dimensionComparatives open bound phrases ("heavier than") and name the
+// dimension the bound is of, which stays a word of the frame: "heavier
+// than 2,000 kg" is about weight as "weigh under 2,000 kg" is.
+var dimensionComparatives = fields(`heavier lighter wider narrower taller deeper shallower longer shorter`)
+
+// dimensionAdjectives may stand between a measure and a bound written
+// after it ("90 cm wide at most").
+var dimensionAdjectives = fields(`wide long tall high deep heavy thick`)
+
+// limitNouns say that the measure an item states is a bound: "the weight
+// limit is 2,000 kg" is "at most 2,000 kg"; "minimumNouns" that it is a
+// lower one.
+var (
+	limitNouns   = fields(`limit limits cap maximum max ceiling`)
+	minimumNouns = fields(`minimum min`)
+)
 
 // boundAfterPhrases are the words after a number that make it a bound
 // ("16 or older", "3 kW or more", "noon at the latest").
