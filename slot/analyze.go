@@ -128,6 +128,7 @@ var rephrasings = []struct {
 	{[]string{"foot"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+on\s+foot\b`), "walk$1"},
 	{[]string{"plane", "air"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
 	{[]string{"pull"}, regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
+	{[]string{"place"}, regexp.MustCompile(`(?i)\b(?:takes|took|taking|take)\s+place\b`), "is held"},
 	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
 	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
 }
@@ -634,6 +635,12 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	var from int
 	var flipped bool
 	f.Bound, from, flipped = s.boundBefore(i)
+	if f.Bound != "" && from < i && strings.HasPrefix(f.Key, "#") {
+		// A bare number is keyed by the word before it, and the bound's
+		// words are not that word: "must be over 16" and "must be at
+		// least 16" measure one thing.
+		f.Key = "#" + s.low(from-1)
+	}
 	f.Text = s.text(from, i+n)
 	if flipped {
 		f.Text = "at most " + s.text(i, i+n)
@@ -974,6 +981,9 @@ func (s *scanner) canonOf(i int, w string) string {
 	if s.isName(i) {
 		return w
 	}
+	if v, ok := irregulars[w]; ok {
+		w = v
+	}
 	if syn, ok := synonyms[w]; ok {
 		w = syn
 	}
@@ -1072,6 +1082,9 @@ func verbStem(v string) string {
 func stem(w string) string {
 	if a, ok := aliases[w]; ok {
 		w = a
+	}
+	if v, ok := irregulars[w]; ok {
+		w = v
 	}
 	if syn, ok := synonyms[w]; ok {
 		w = syn

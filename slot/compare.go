@@ -154,6 +154,12 @@ func Compare(old, c *Item, cues Cues) Result {
 		return Result{Relation: Different, Reason: "type"}
 	}
 	old, c = asHandover(old, c), asHandover(c, old)
+	if old.Negated != c.Negated && complementary(old.Facets, c.Facets) {
+		// "Volunteers must be over 16" is "Nobody under 16 can
+		// volunteer": a negation that turns every bound over is no
+		// change of polarity.
+		c = c.complement(old.Facets)
+	}
 	d := diff(old.Frame, c.Frame)
 	res := Result{Overlap: d.overlap()}
 	plainClash := len(d.plainA) > 0 && len(d.plainB) > 0 && d.sharedPlain == 0
@@ -225,6 +231,64 @@ func asHandover(x, other *Item) *Item {
 		return x
 	}
 	return &Item{StateItem: x.StateItem, Analysis: *x.receiving, subject: x.subject, value: x.value}
+}
+
+// complementary reports whether b holds a's facets with every bound
+// turned over (a maximum for a minimum), at least one of them, and
+// nothing else. Bare numbers are keyed by the word before them, which a
+// turned-over statement words otherwise, so any two of them match.
+func complementary(a, b []Facet) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	turned := 0
+	for i, x := range a {
+		y := b[i]
+		key := x.Key == y.Key || strings.HasPrefix(x.Key, "#") && strings.HasPrefix(y.Key, "#")
+		if x.Kind != y.Kind || !key || x.Value != y.Value {
+			return false
+		}
+		switch {
+		case x.Bound == y.Bound && x.Bound != boundMax && x.Bound != boundMin:
+		case x.Bound == boundMax && y.Bound == boundMin, x.Bound == boundMin && y.Bound == boundMax:
+			turned++
+		default:
+			return false
+		}
+	}
+	return turned > 0
+}
+
+// complement is x with its polarity and its bounds turned over, in its
+// text and in its Value; its bare numbers take the keys of ref's, the
+// facets complementary to its own.
+func (x *Item) complement(ref []Facet) *Item {
+	y := *x
+	y.Analysis = x.Analysis.complement()
+	for i := range y.Facets {
+		y.Facets[i].Key = ref[i].Key
+	}
+	if x.value != nil {
+		v := x.value.complement()
+		v.Negated = x.value.Negated
+		y.value = &v
+	}
+	return &y
+}
+
+// complement is a with its polarity and its bounds turned over.
+func (a Analysis) complement() Analysis {
+	a.Negated = !a.Negated
+	a.Facets = slices.Clone(a.Facets)
+	for i, f := range a.Facets {
+		switch f.Bound {
+		case boundMax:
+			a.Facets[i].Bound = boundMin
+		case boundMin:
+			a.Facets[i].Bound = boundMax
+		}
+	}
+	return a
 }
 
 // sameSlot decides whether two items are about the same thing: by their

@@ -57,7 +57,7 @@ var articles = fields(`a an the`)
 var (
 	negations = fields(`not no never cannot can't don't doesn't didn't won't mustn't shouldn't isn't
 		aren't wasn't weren't nor forbidden prohibited banned disallowed avoid avoids avoided avoiding
-		refrain prohibit prohibits forbid forbids ban bans unable`)
+		refrain prohibit prohibits forbid forbids ban bans unable nobody none`)
 	// cessations are verbs that end what they govern: "stop the
 	// newsletter" says no to "keep the newsletter", as a negation does.
 	cessations = fields(`stop stops stopped stopping cease ceases ceased ceasing quit quits quitting halt
@@ -110,6 +110,18 @@ var synonyms = map[string]string{
 	"taller": "height", "deeper": "depth", "shallower": "depth", "longer": "length", "shorter": "length",
 }
 
+// irregulars map the past forms of irregular verbs to the verb, which
+// the stemmer does not: "the meeting is held" is "hold the meeting".
+var irregulars = map[string]string{
+	"held": "hold", "sent": "send", "built": "build", "paid": "pay", "bought": "buy", "taken": "take",
+	"took": "take", "given": "give", "gave": "give", "written": "write", "wrote": "write",
+	"brought": "bring", "caught": "catch", "told": "tell", "taught": "teach",
+	"found": "find", "chose": "choose", "drove": "drive", "driven": "drive", "flew": "fly",
+	"flown": "fly", "ran": "run", "began": "begin", "begun": "begin", "shut": "shut", "hid": "hide",
+	"hidden": "hide", "drew": "draw", "drawn": "draw", "froze": "freeze", "frozen": "freeze",
+	"rang": "ring", "rung": "ring", "undertook": "undertake", "undertaken": "undertake",
+}
+
 // verbGroups are verbs that say the same of an item, the first of each
 // group standing for the rest. Every verb of a group is a verb.
 var verbGroups = [][]string{
@@ -132,7 +144,8 @@ var verbGroups = [][]string{
 	{"find", "search", "locate", "source"},
 	{"collect", "gather", "obtain", "pick_up"},
 	{"start", "begin", "launch", "kick_off"},
-	{"finish", "complete", "wrap_up"},
+	{"finish", "complete", "wrap_up", "finalise", "finalize"},
+	{"follow_up", "chase"},
 	{"share", "circulate", "distribute"},
 	{"approve", "sign_off", "authorize", "authorise"},
 	{"save", "put_away", "put_aside", "set_aside"},
