@@ -128,6 +128,7 @@ var rephrasings = []struct {
 	{[]string{"foot"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+on\s+foot\b`), "walk$1"},
 	{[]string{"plane", "air"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
 	{[]string{"pull"}, regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
+	{[]string{"o'clock"}, regexp.MustCompile(`(?i)\b(\d{1,2})\s+o'clock\b`), "$1:00"},
 	{[]string{"place"}, regexp.MustCompile(`(?i)\b(?:takes|took|taking|take)\s+place\b`), "is held"},
 	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
 	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
@@ -366,7 +367,11 @@ func (s *scanner) low(i int) string {
 
 // prepBefore reports whether the word before token i makes a weekday or
 // month at i a date.
-func (s *scanner) prepBefore(i int) bool { return temporalPreps[s.low(i-1)] }
+func (s *scanner) prepBefore(i int) bool {
+	// "Move the book club to Thursdays": a weekday or a month a thing is
+	// moved to is its date.
+	return temporalPreps[s.low(i-1)] || s.low(i-1) == "to" && (weekdays[s.low(i)] != "" || months[s.low(i)] != 0)
+}
 
 // facetAt recognises a facet starting at token i and returns how many
 // tokens it took, or 0.

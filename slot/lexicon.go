@@ -107,6 +107,7 @@ var synonyms = map[string]string{
 	// 2,000 kg", "heavier than 2,000 kg", "a weight limit of 2,000 kg".
 	"weigh": "weight", "weighs": "weight", "weighing": "weight", "weights": "weight", "heavier": "weight",
 	"lighter": "weight", "wide": "width", "wider": "width", "narrower": "width", "tall": "height",
+	"sick": "ill", "unwell": "ill",
 	"taller": "height", "deeper": "depth", "shallower": "depth", "longer": "length", "shorter": "length",
 }
 
@@ -119,7 +120,9 @@ var irregulars = map[string]string{
 	"found": "find", "chose": "choose", "drove": "drive", "driven": "drive", "flew": "fly",
 	"flown": "fly", "ran": "run", "began": "begin", "begun": "begin", "shut": "shut", "hid": "hide",
 	"hidden": "hide", "drew": "draw", "drawn": "draw", "froze": "freeze", "frozen": "freeze",
-	"rang": "ring", "rung": "ring", "undertook": "undertake", "undertaken": "undertake",
+	"rang": "ring", "rung": "ring", "undertook": "undertake", "undertaken": "undertake", "worn": "wear",
+	"wore": "wear", "shown": "show", "thrown": "throw", "eaten": "eat", "forgotten": "forget",
+	"spoken": "speak", "stolen": "steal", "grown": "grow", "known": "know", "lent": "lend",
 }
 
 // verbGroups are verbs that say the same of an item, the first of each
@@ -145,6 +148,7 @@ var verbGroups = [][]string{
 	{"collect", "gather", "obtain", "pick_up"},
 	{"start", "begin", "launch", "kick_off"},
 	{"finish", "complete", "wrap_up", "finalise", "finalize"},
+	{"reduce", "decrease", "lower", "cut"},
 	{"follow_up", "chase"},
 	{"share", "circulate", "distribute"},
 	{"approve", "sign_off", "authorize", "authorise"},
