@@ -129,6 +129,7 @@ var rephrasings = []struct {
 	{[]string{"plane", "air"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
 	{[]string{"pull"}, regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
 	{[]string{"o'clock"}, regexp.MustCompile(`(?i)\b(\d{1,2})\s+o'clock\b`), "$1:00"},
+	{[]string{"what", "which"}, regexp.MustCompile(`(?i)\b(?:at\s+)?(?:what|which)\s+(?:time|date|day)\b`), "when"},
 	{[]string{"place"}, regexp.MustCompile(`(?i)\b(?:takes|took|taking|take)\s+place\b`), "is held"},
 	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
 	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
@@ -880,6 +881,9 @@ func (s *scanner) word(i int) {
 		// "stop sending the report", not "the bus stop".
 		s.neg++
 		return
+	case s.cancels(i):
+		s.neg++
+		return
 	}
 	name := s.isName(i)
 	if (w == "to" || w == "from") && s.nameAhead(i+1) {
@@ -924,6 +928,22 @@ func (s *scanner) word(i int) {
 		(verbStems[st] || i == 0 && s.imperative())
 	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && s.a.typ != tenure.StateQuestion,
 		Verb: verb, at: i})
+}
+
+// cancels reports whether token i cancels what a decision or an action
+// governs: an order ("Cancel the matinee", "we should scrap the paper
+// timesheets") or a passive ("the class is cancelled", "get rid of the
+// membership"). "Drop" cancels only as an order of an item that states no
+// quantity: "drop the price to £1" lowers it.
+func (s *scanner) cancels(i int) bool {
+	w, prev := s.low(i), s.low(i-1)
+	if !cancellations[w] || s.a.typ != tenure.StateDecision && s.a.typ != tenure.StateAction {
+		return false
+	}
+	if w == "drop" {
+		return i == 0 && !slices.ContainsFunc(s.a.Facets, func(f Facet) bool { return f.Kind == Quantity })
+	}
+	return i == 0 || modals[prev] || beForms[prev] || prev == "to" || prev == "get" || prev == "got" || prev == "let's"
 }
 
 // compound reads token i, when it is a hyphenated word of plain parts, as

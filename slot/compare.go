@@ -167,7 +167,9 @@ func Compare(old, c *Item, cues Cues) Result {
 		res.Relation, res.Reason = Changed, "instead"
 		return res
 	}
-	if x, y, ok := antonymPair(d); ok {
+	if x, y, ok := antonymPair(d); ok && old.StateItem.Type != tenure.StateQuestion {
+		// (A question asserts nothing: when the market opens and when
+		// it closes are two questions.)
 		// "Disable push notifications" replaces "Enable push
 		// notifications": the rest of the frame decides the slot.
 		rest := diff(without(old.Frame, x), without(c.Frame, y))

@@ -63,6 +63,13 @@ var (
 	cessations = fields(`stop stops stopped stopping cease ceases ceased ceasing quit quits quitting halt
 		halts halted halting pause pauses paused pausing suspend suspends suspended suspending
 		discontinue discontinues discontinued discontinuing`)
+	// cancellations end what a decision or an action governs: "cancel
+	// the yoga class" says what "there will be no yoga class" says. In a
+	// risk a cancellation is what may happen ("the flight might be
+	// cancelled"), and in a rule one thing done among others ("talks must
+	// be cancelled in advance"): there they are verbs.
+	cancellations = fields(`cancel cancels cancelled canceled cancelling canceling scrap scraps scrapped
+		scrapping axe axed rid drop`)
 	modals = fields(`must should shall can could may might would will allowed permitted required
 		require requires ok fine free able mandatory compulsory obligatory necessary`)
 	// passiveModals are participles that, after a form of "be", say only
@@ -131,7 +138,7 @@ var verbGroups = [][]string{
 	{"send", "ship", "deliver", "delivery", "transit", "mail", "post", "forward", "reship", "resend",
 		"arrive", "arrival"},
 	{"schedule", "set_up", "arrange", "organize", "organise", "book", "reserve", "reschedule"},
-	{"cancel", "rid", "terminate", "end"},
+	{"cancel", "rid", "terminate", "end", "scrap", "axe", "call_off"},
 	{"give", "issue", "grant", "provide", "award", "supply"},
 	{"submit", "upload", "publish"},
 	{"build", "write", "create", "make", "develop", "implement", "draft", "code"},
@@ -142,7 +149,7 @@ var verbGroups = [][]string{
 	{"call", "phone", "ring"},
 	{"contact", "ping", "message", "email", "reach", "reach_out"},
 	{"move", "migrate", "transfer", "relocate", "port"},
-	{"remove", "delete", "clear", "erase"},
+	{"remove", "delete", "clear", "erase", "take_down", "dismantle"},
 	{"update", "refresh", "revise", "edit", "modify", "amend"},
 	{"find", "search", "locate", "source"},
 	{"collect", "gather", "obtain", "pick_up"},
@@ -153,7 +160,7 @@ var verbGroups = [][]string{
 	{"share", "circulate", "distribute"},
 	{"approve", "sign_off", "authorize", "authorise"},
 	{"save", "put_away", "put_aside", "set_aside"},
-	{"hire", "recruit"},
+	{"hire", "recruit", "bring_in", "take_on"},
 	{"take", "catch"},
 	{"have", "hold", "host"},
 	{"renew", "extend"},
