@@ -96,7 +96,7 @@ func ReadCues(message string) Cues {
 	padded := " " + strings.Join(strings.Fields(wordSepRe.ReplaceAllString(strings.ToLower(message), " ")), " ") + " "
 	var c Cues
 	for _, p := range reversalCues {
-		if strings.Contains(padded, " "+p+" ") {
+		if strings.Contains(padded, " "+p+" ") && !(p == "update" && updatesThing(padded)) {
 			c.Reversal = p
 			break
 		}
@@ -121,6 +121,23 @@ func ReadCues(message string) Cues {
 	a.cutInstead(message)
 	c.Instead = a.Instead
 	return c
+}
+
+// updatesThing reports whether every "update" of padded, a message's
+// words between spaces, has an object ("update the website with the new
+// prices"): a thing to be updated, not news that something changed.
+func updatesThing(padded string) bool {
+	for rest := padded; ; {
+		_, after, ok := strings.Cut(rest, " update ")
+		if !ok {
+			return true
+		}
+		next, _, _ := strings.Cut(after, " ")
+		if !determiners[next] {
+			return false
+		}
+		rest = " " + after
+	}
 }
 
 // Result is what Compare found.
@@ -355,7 +372,28 @@ func sameValues(old, c *Item, d frameDiff) bool {
 	}
 	nounA, verbA := wordKinds(d.onlyA)
 	nounB, verbB := wordKinds(d.onlyB)
+	if verbA && verbB && (lightOnly(d.onlyA) || lightOnly(d.onlyB)) {
+		// A verb that says little ("put the new hours on the website")
+		// against one that says what is done ("update the website with
+		// the new hours"): one thing done, told with other words.
+		verbA = false
+	}
 	return !(nounA && nounB) && !(verbA && verbB)
+}
+
+// lightOnly reports whether the verbs of ws are all light verbs, which
+// say little of what is done ("put", "handle").
+func lightOnly(ws []Word) bool {
+	n := 0
+	for _, w := range ws {
+		if w.Verb {
+			if !lightVerbs[w.Stem] {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 // minValuelessOverlap is the least frame overlap (Dice) of two items

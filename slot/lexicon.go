@@ -118,6 +118,10 @@ var synonyms = map[string]string{
 	"taller": "height", "deeper": "depth", "shallower": "depth", "longer": "length", "shorter": "length",
 }
 
+// lightVerbs are the stems of verbs that say little of what is done to
+// their object: the rest of the item says it.
+var lightVerbs = fields(`put handl deal sort`)
+
 // irregulars map the past forms of irregular verbs to the verb, which
 // the stemmer does not: "the meeting is held" is "hold the meeting".
 var irregulars = map[string]string{
