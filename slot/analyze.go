@@ -130,6 +130,7 @@ var rephrasings = []struct {
 	{[]string{"pull"}, regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
 	{[]string{"o'clock"}, regexp.MustCompile(`(?i)\b(\d{1,2})\s+o'clock\b`), "$1:00"},
 	{[]string{"what", "which"}, regexp.MustCompile(`(?i)\b(?:at\s+)?(?:what|which)\s+(?:time|date|day)\b`), "when"},
+	{[]string{"due to", "owing to"}, regexp.MustCompile(`(?i)\b(?:due|owing)\s+to\b`), "because of"},
 	{[]string{"place"}, regexp.MustCompile(`(?i)\b(?:takes|took|taking|take)\s+place\b`), "is held"},
 	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
 	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
@@ -1025,6 +1026,15 @@ func (s *scanner) canonOf(i int, w string) string {
 	}
 	if n, ok := nounCanon[st]; ok {
 		return n
+	}
+	// A phrasal verb written as one word is the verb: "a breakdown" is
+	// "break down", "the cleanup" "clean up".
+	for _, p := range strings.Fields(particleList) {
+		if base, ok := strings.CutSuffix(w, p); ok && len(base) > 2 {
+			if v, ok := verbCanon[verbStem(base+"_"+p)]; ok {
+				return v
+			}
+		}
 	}
 	// "reship" is "ship" again, "rerun" is "run" again.
 	if rest, ok := strings.CutPrefix(st, "re"); ok && !verbStems[st] && len(rest) > 2 && !notRepeated[w] {

@@ -114,7 +114,7 @@ var synonyms = map[string]string{
 	// 2,000 kg", "heavier than 2,000 kg", "a weight limit of 2,000 kg".
 	"weigh": "weight", "weighs": "weight", "weighing": "weight", "weights": "weight", "heavier": "weight",
 	"lighter": "weight", "wide": "width", "wider": "width", "narrower": "width", "tall": "height",
-	"sick": "ill", "unwell": "ill",
+	"sick": "ill", "unwell": "ill", "late": "delay",
 	"taller": "height", "deeper": "depth", "shallower": "depth", "longer": "length", "shorter": "length",
 }
 
@@ -142,7 +142,7 @@ var verbGroups = [][]string{
 	{"send", "ship", "deliver", "delivery", "transit", "mail", "post", "forward", "reship", "resend",
 		"arrive", "arrival"},
 	{"schedule", "set_up", "arrange", "organize", "organise", "book", "reserve", "reschedule"},
-	{"cancel", "rid", "terminate", "end", "scrap", "axe", "call_off"},
+	{"cancel", "rid", "terminate", "end", "scrap", "axe", "call_off", "pull_out"},
 	{"give", "issue", "grant", "provide", "award", "supply"},
 	{"submit", "upload", "publish"},
 	{"build", "write", "create", "make", "develop", "implement", "draft", "code"},
@@ -239,7 +239,9 @@ var notRepeated = fields(`recall recover represent research record react remark 
 	retreat recount recollect reward refine retire relate relax`)
 
 // particles make phrasal verbs of the verbs before them ("set up").
-var particles = fields(`up away aside off out back down over on in into about`)
+var particles = fields(particleList)
+
+const particleList = `up away aside off out back down over on in into about`
 
 // antonyms are verbs of opposite sense: one replacing the other is a
 // change, as a negation is.
