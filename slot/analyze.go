@@ -80,6 +80,9 @@ type Analysis struct {
 	// with and without record the prepositions: "ship without DRM" says
 	// no to what "ship with DRM" says yes to.
 	with, without bool
+	// lacking are the words of what "without" governs ("without grip
+	// socks").
+	lacking []Word
 	// recipient is the named person the item hands something to
 	// ("Assign the weekend desk to Noor"), or "".
 	recipient string
@@ -131,6 +134,7 @@ var rephrasings = []struct {
 	{[]string{"o'clock"}, regexp.MustCompile(`(?i)\b(\d{1,2})\s+o'clock\b`), "$1:00"},
 	{[]string{"what", "which"}, regexp.MustCompile(`(?i)\b(?:at\s+)?(?:what|which)\s+(?:time|date|day)\b`), "when"},
 	{[]string{"due to", "owing to"}, regexp.MustCompile(`(?i)\b(?:due|owing)\s+to\b`), "because of"},
+	{[]string{"all times"}, regexp.MustCompile(`(?i)\bat\s+all\s+times\b`), "always"},
 	{[]string{"place"}, regexp.MustCompile(`(?i)\b(?:takes|took|taking|take)\s+place\b`), "is held"},
 	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
 	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
@@ -299,6 +303,8 @@ type scanner struct {
 	a    *Analysis
 	toks []tok
 	neg  int
+	// withoutAt is the token of the last "without".
+	withoutAt int
 }
 
 // scan reads the facets first, so that the words of a bound ("must not
@@ -315,8 +321,24 @@ func (s *scanner) scan() {
 		s.word(i)
 	}
 	s.a.Negated = s.neg%2 == 1
+	if s.a.without {
+		for _, w := range s.a.Frame {
+			if w.at > s.withoutAt && w.at <= s.withoutAt+maxWithoutWords && !w.Verb {
+				s.a.lacking = append(s.a.lacking, w)
+			}
+		}
+	}
+	if s.a.Negated && s.a.without && !s.a.with {
+		// "Nobody climbs without a helmet" says what "climb with a
+		// helmet" does.
+		s.a.Negated, s.a.without, s.a.with = false, false, true
+	}
 	s.limits()
 }
+
+// maxWithoutWords is how many tokens after "without" the phrase it
+// governs is read in.
+const maxWithoutWords = 3
 
 // limits reads a limit noun as the bound of the measures the item states
 // without one: "the weight limit for the small ferry is 2,000 kg" says
@@ -352,11 +374,11 @@ func (s *scanner) limits() {
 	}
 }
 
-// unbounded reports whether f is a measure without a bound: a quantity of
-// a unit or a currency, not a count, an ordinal or a frequency.
+// unbounded reports whether f is a measure or a count without a bound,
+// not a bare number, an ordinal or a frequency.
 func unbounded(f Facet) bool {
-	return f.Kind == Quantity && f.Bound == "" && !strings.HasPrefix(f.Key, "count:") &&
-		!strings.HasPrefix(f.Key, "#") && f.Key != "ordinal" && f.Key != "times"
+	return f.Kind == Quantity && f.Bound == "" && !strings.HasPrefix(f.Key, "#") && f.Key != "ordinal" &&
+		f.Key != "times"
 }
 
 // low is the lowercase form of token i, or "" past either end.
@@ -874,6 +896,7 @@ func (s *scanner) word(i int) {
 		return // "at a time" is "at once"
 	case w == "without":
 		s.a.without = true
+		s.withoutAt = i
 		return
 	case negations[w]:
 		s.neg++
@@ -966,6 +989,11 @@ func (s *scanner) compound(i int) bool {
 		return true
 	}
 	for _, p := range parts {
+		if p == "non" {
+			// "non-refundable" is "not refundable".
+			s.neg++
+			continue
+		}
 		if stopwords[p] || modals[p] {
 			continue
 		}

@@ -482,7 +482,7 @@ func without(ws []Word, w Word) []Word {
 // changed names the value that differs between two items of one slot, or
 // returns "".
 func changed(old, c *Item, d frameDiff) string {
-	if old.Negated != c.Negated || old.without != c.without && (old.with || c.with) {
+	if old.Negated != c.Negated || old.without != c.without && (old.with || c.with || lacksShared(old, c) || lacksShared(c, old)) {
 		return "negation"
 	}
 	if r := facetChange(old.Facets, c.Facets); r != "" {
@@ -505,6 +505,20 @@ func changed(old, c *Item, d frameDiff) string {
 		}
 	}
 	return ""
+}
+
+// lacksShared reports whether x, a rule, goes without what the rule
+// other requires: every word of what x's "without" governs is a word of
+// other's ("Grip socks are compulsory", "use the trampolines without
+// grip socks"). What only x names ("ship the app without DRM" after "ship
+// the app") refines it; and outside rules "without" may say what a verb
+// of removing said ("cut the second interval", "run without the second
+// interval").
+func lacksShared(x, other *Item) bool {
+	if len(x.lacking) == 0 || x.StateItem.Type != tenure.StateConstraint {
+		return false
+	}
+	return !slices.ContainsFunc(x.lacking, func(w Word) bool { return !containsWord(other.Frame, w) })
 }
 
 // refined names the value the new item adds, or returns "".
