@@ -134,6 +134,8 @@ var rephrasings = []struct {
 	{[]string{"o'clock"}, regexp.MustCompile(`(?i)\b(\d{1,2})\s+o'clock\b`), "$1:00"},
 	{[]string{"what", "which"}, regexp.MustCompile(`(?i)\b(?:at\s+)?(?:what|which)\s+(?:time|date|day)\b`), "when"},
 	{[]string{"due to", "owing to"}, regexp.MustCompile(`(?i)\b(?:due|owing)\s+to\b`), "because of"},
+	{[]string{"look"}, regexp.MustCompile(`(?i)\b(?:have|has|had|having|take|takes|took|taking)\s+an?\s+(?:quick\s+|close\s+|proper\s+)?look\s+(?:at|into|over)\b`), "check"},
+	{[]string{"call", "ring"}, regexp.MustCompile(`(?i)\b(?:give|gives|gave|giving)\s+(\S+(?:\s+\S+){0,4}?)\s+an?\s+(?:quick\s+)?(?:call|ring)\b`), "call $1"},
 	{[]string{"all times"}, regexp.MustCompile(`(?i)\bat\s+all\s+times\b`), "always"},
 	{[]string{"place"}, regexp.MustCompile(`(?i)\b(?:takes|took|taking|take)\s+place\b`), "is held"},
 	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},

@@ -96,7 +96,7 @@ func ReadCues(message string) Cues {
 	padded := " " + strings.Join(strings.Fields(wordSepRe.ReplaceAllString(strings.ToLower(message), " ")), " ") + " "
 	var c Cues
 	for _, p := range reversalCues {
-		if strings.Contains(padded, " "+p+" ") && !(p == "update" && updatesThing(padded)) {
+		if strings.Contains(padded, " "+p+" ") && !((p == "update" || p == "replace") && hasObject(padded, p)) {
 			c.Reversal = p
 			break
 		}
@@ -123,12 +123,14 @@ func ReadCues(message string) Cues {
 	return c
 }
 
-// updatesThing reports whether every "update" of padded, a message's
+// hasObject reports whether every use of verb in padded, a message's
 // words between spaces, has an object ("update the website with the new
-// prices"): a thing to be updated, not news that something changed.
-func updatesThing(padded string) bool {
+// prices", "replace the leaking gutter"): a thing to be updated or
+// replaced, not news that something changed. What replaces what is read
+// from the item ("replace Jest with Vitest").
+func hasObject(padded, verb string) bool {
 	for rest := padded; ; {
-		_, after, ok := strings.Cut(rest, " update ")
+		_, after, ok := strings.Cut(rest, " "+verb+" ")
 		if !ok {
 			return true
 		}
