@@ -136,6 +136,7 @@ var rephrasings = []struct {
 	{[]string{"due to", "owing to"}, regexp.MustCompile(`(?i)\b(?:due|owing)\s+to\b`), "because of"},
 	{[]string{"look"}, regexp.MustCompile(`(?i)\b(?:have|has|had|having|take|takes|took|taking)\s+an?\s+(?:quick\s+|close\s+|proper\s+)?look\s+(?:at|into|over)\b`), "check"},
 	{[]string{"call", "ring"}, regexp.MustCompile(`(?i)\b(?:give|gives|gave|giving)\s+(\S+(?:\s+\S+){0,4}?)\s+an?\s+(?:quick\s+)?(?:call|ring)\b`), "call $1"},
+	{[]string{"fortnight"}, regexp.MustCompile(`(?i)\bfortnightly\b`), "every two weeks"},
 	{[]string{"all times"}, regexp.MustCompile(`(?i)\bat\s+all\s+times\b`), "always"},
 	{[]string{"place"}, regexp.MustCompile(`(?i)\b(?:takes|took|taking|take)\s+place\b`), "is held"},
 	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
@@ -330,7 +331,7 @@ func (s *scanner) scan() {
 			}
 		}
 	}
-	if s.a.Negated && s.a.without && !s.a.with {
+	if s.a.Negated && s.a.without {
 		// "Nobody climbs without a helmet" says what "climb with a
 		// helmet" does.
 		s.a.Negated, s.a.without, s.a.with = false, false, true
