@@ -80,6 +80,12 @@ type Analysis struct {
 	// with and without record the prepositions: "ship without DRM" says
 	// no to what "ship with DRM" says yes to.
 	with, without bool
+	// lacking are the words of what "without" governs ("without grip
+	// socks").
+	lacking []Word
+	// recipient is the named person the item hands something to
+	// ("Assign the weekend desk to Noor"), or "".
+	recipient string
 }
 
 // insteadRes find what a text says it replaces. The first submatch is the
@@ -101,6 +107,7 @@ func Analyze(t tenure.StateType, text string) Analysis {
 	text = typography.Replace(text)
 	text = a.cutInstead(text)
 	text = rephrase(text)
+	text, a.recipient = giveTo(text)
 	toks := tokenize(text)
 	s := scanner{a: &a, toks: toks}
 	s.scan()
@@ -124,6 +131,15 @@ var rephrasings = []struct {
 	{[]string{"foot"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+on\s+foot\b`), "walk$1"},
 	{[]string{"plane", "air"}, regexp.MustCompile(`(?i)\b(?:go|goes|going|went|gone|get|gets|got|getting|come|comes|came|coming|head|heads|headed|heading|travel|travels|travelled|traveled|travelling|traveling)\b([^.;!?]{0,60}?)\s+(?:by\s+plane|by\s+air)\b`), "fly$1"},
 	{[]string{"pull"}, regexp.MustCompile(`(?i)\bpull\s+requests?\b`), "PR"},
+	{[]string{"o'clock"}, regexp.MustCompile(`(?i)\b(\d{1,2})\s+o'clock\b`), "$1:00"},
+	{[]string{"what", "which"}, regexp.MustCompile(`(?i)\b(?:at\s+)?(?:what|which)\s+(?:time|date|day)\b`), "when"},
+	{[]string{"due to", "owing to"}, regexp.MustCompile(`(?i)\b(?:due|owing)\s+to\b`), "because of"},
+	{[]string{"look"}, regexp.MustCompile(`(?i)\b(?:have|has|had|having|take|takes|took|taking)\s+an?\s+(?:quick\s+|close\s+|proper\s+)?look\s+(?:at|into|over)\b`), "check"},
+	{[]string{"call", "ring"}, regexp.MustCompile(`(?i)\b(?:give|gives|gave|giving)\s+(\S+(?:\s+\S+){0,4}?)\s+an?\s+(?:quick\s+)?(?:call|ring)\b`), "call $1"},
+	{[]string{"fortnight"}, regexp.MustCompile(`(?i)\bfortnightly\b`), "every two weeks"},
+	{[]string{"all times"}, regexp.MustCompile(`(?i)\bat\s+all\s+times\b`), "always"},
+	{[]string{"place"}, regexp.MustCompile(`(?i)\b(?:takes|took|taking|take)\s+place\b`), "is held"},
+	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
 	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
 }
 
@@ -137,6 +153,44 @@ func rephrase(text string) string {
 		}
 	}
 	return text
+}
+
+// Two sides of a handing over: the thing given to a named person ("Give
+// the Portuguese manuals to Lucia", "Hand the session to Bruno"), and the
+// person who receives it ("Lucia handles the Portuguese manuals", "Bruno
+// will take over the session"). The names are capitalised words, so these
+// match without (?i) and lower the case of the verbs only.
+var (
+	giveToRe  = regexp.MustCompile(`^\s*(?i:give|gives|hand|hands|allocate|allocates|delegate|delegates|assign|assigns|reassign|reassigns)\s+(.+?)\s+to\s+((?:[A-Z][\p{L}'.-]*)(?:\s+[A-Z][\p{L}'.-]*)?)\s*[.!]?$`)
+	receiveRe = regexp.MustCompile(`^\s*((?:[A-Z][\p{L}'.-]*)(?:\s+[A-Z][\p{L}'.-]*)?)\s+(?i:(?:will|is\s+going\s+to|can|shall)\s+)?(?i:take|takes|took|get|gets|got|cover|covers|handle|handles|own|owns)(?i:\s+over)?\s+(.+?)\s*[.!]?$`)
+)
+
+// giveTo reads a thing given to a named person as "assign <thing> to
+// <person>", whichever verb of giving it has, and returns the person.
+func giveTo(text string) (string, string) {
+	if m := giveToRe.FindStringSubmatch(text); m != nil {
+		return "assign " + m[1] + " to " + m[2], m[2]
+	}
+	return text, ""
+}
+
+// received rewrites a text that says a person receives something ("Lucia
+// handles the Portuguese manuals") as that thing handed to the person
+// ("assign the Portuguese manuals to Lucia"). A text that opens with a
+// word that names no one ("The", "We") is not one. Whether the opening
+// capital is a name ("Customers can get a refund") the text does not
+// say, so the rewriting is read only against an item that hands something
+// to a named person (Compare).
+func received(text string) (string, bool) {
+	m := receiveRe.FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	first := strings.ToLower(strings.Fields(m[1])[0])
+	if stopwords[first] || determiners[first] || modals[first] || negations[first] {
+		return "", false
+	}
+	return "assign " + m[2] + " to " + m[1], true
 }
 
 // typography maps typographic quotes to ASCII.
@@ -252,6 +306,8 @@ type scanner struct {
 	a    *Analysis
 	toks []tok
 	neg  int
+	// withoutAt is the token of the last "without".
+	withoutAt int
 }
 
 // scan reads the facets first, so that the words of a bound ("must not
@@ -268,6 +324,64 @@ func (s *scanner) scan() {
 		s.word(i)
 	}
 	s.a.Negated = s.neg%2 == 1
+	if s.a.without {
+		for _, w := range s.a.Frame {
+			if w.at > s.withoutAt && w.at <= s.withoutAt+maxWithoutWords && !w.Verb {
+				s.a.lacking = append(s.a.lacking, w)
+			}
+		}
+	}
+	if s.a.Negated && s.a.without {
+		// "Nobody climbs without a helmet" says what "climb with a
+		// helmet" does.
+		s.a.Negated, s.a.without, s.a.with = false, false, true
+	}
+	s.limits()
+}
+
+// maxWithoutWords is how many tokens after "without" the phrase it
+// governs is read in.
+const maxWithoutWords = 3
+
+// limits reads a limit noun as the bound of the measures the item states
+// without one: "the weight limit for the small ferry is 2,000 kg" says
+// what "vehicles must weigh under 2,000 kg" does. The noun then says
+// nothing more and leaves the frame.
+func (s *scanner) limits() {
+	bound := ""
+	s.a.Frame = slices.DeleteFunc(s.a.Frame, func(w Word) bool {
+		low := strings.ToLower(w.Text)
+		switch {
+		case w.Name:
+		case limitNouns[low]:
+			bound = boundMax
+			return slices.ContainsFunc(s.a.Facets, unbounded)
+		case minimumNouns[low]:
+			bound = boundMin
+			return slices.ContainsFunc(s.a.Facets, unbounded)
+		}
+		return false
+	})
+	if bound == "" {
+		return
+	}
+	for i := range s.a.Facets {
+		if f := &s.a.Facets[i]; unbounded(*f) {
+			f.Bound = bound
+			if bound == boundMax {
+				f.Text = "at most " + f.Text
+			} else {
+				f.Text = "at least " + f.Text
+			}
+		}
+	}
+}
+
+// unbounded reports whether f is a measure or a count without a bound,
+// not a bare number, an ordinal or a frequency.
+func unbounded(f Facet) bool {
+	return f.Kind == Quantity && f.Bound == "" && !strings.HasPrefix(f.Key, "#") && f.Key != "ordinal" &&
+		f.Key != "times"
 }
 
 // low is the lowercase form of token i, or "" past either end.
@@ -280,7 +394,11 @@ func (s *scanner) low(i int) string {
 
 // prepBefore reports whether the word before token i makes a weekday or
 // month at i a date.
-func (s *scanner) prepBefore(i int) bool { return temporalPreps[s.low(i-1)] }
+func (s *scanner) prepBefore(i int) bool {
+	// "Move the book club to Thursdays": a weekday or a month a thing is
+	// moved to is its date.
+	return temporalPreps[s.low(i-1)] || s.low(i-1) == "to" && (weekdays[s.low(i)] != "" || months[s.low(i)] != 0)
+}
 
 // facetAt recognises a facet starting at token i and returns how many
 // tokens it took, or 0.
@@ -549,6 +667,12 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	var from int
 	var flipped bool
 	f.Bound, from, flipped = s.boundBefore(i)
+	if f.Bound != "" && from < i && strings.HasPrefix(f.Key, "#") {
+		// A bare number is keyed by the word before it, and the bound's
+		// words are not that word: "must be over 16" and "must be at
+		// least 16" measure one thing.
+		f.Key = "#" + s.low(from-1)
+	}
 	f.Text = s.text(from, i+n)
 	if flipped {
 		f.Text = "at most " + s.text(i, i+n)
@@ -560,6 +684,11 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 		at := i + n
 		if head >= at {
 			at = head + 1
+		}
+		if _, isUnit := units[s.low(i+1)]; isUnit && dimensionAdjectives[s.low(at)] {
+			// "90 cm wide at most": the adjective stays a word of the
+			// frame, the bound after it is the measure's.
+			at++
 		}
 		if b, m, ok := s.boundAfter(at); ok {
 			f.Bound = b
@@ -642,7 +771,7 @@ func (s *scanner) boundBefore(i int) (string, int, bool) {
 		}
 		if b, ok := boundPhrases[strings.Join(ws, " ")]; ok && free {
 			for k := i - n; k < i; k++ {
-				s.toks[k].used = true
+				s.toks[k].used = !dimensionComparatives[s.toks[k].low]
 			}
 			// "cannot cost more than" is a maximum: the negation is the
 			// bound's, not the statement's.
@@ -770,12 +899,16 @@ func (s *scanner) word(i int) {
 		return // "at a time" is "at once"
 	case w == "without":
 		s.a.without = true
+		s.withoutAt = i
 		return
 	case negations[w]:
 		s.neg++
 		return
 	case cessations[w] && (i == 0 || stopwords[s.low(i-1)] || modals[s.low(i-1)]) && !determiners[s.low(i-1)]:
 		// "stop sending the report", not "the bus stop".
+		s.neg++
+		return
+	case s.cancels(i):
 		s.neg++
 		return
 	}
@@ -824,6 +957,22 @@ func (s *scanner) word(i int) {
 		Verb: verb, at: i})
 }
 
+// cancels reports whether token i cancels what a decision or an action
+// governs: an order ("Cancel the matinee", "we should scrap the paper
+// timesheets") or a passive ("the class is cancelled", "get rid of the
+// membership"). "Drop" cancels only as an order of an item that states no
+// quantity: "drop the price to £1" lowers it.
+func (s *scanner) cancels(i int) bool {
+	w, prev := s.low(i), s.low(i-1)
+	if !cancellations[w] || s.a.typ != tenure.StateDecision && s.a.typ != tenure.StateAction {
+		return false
+	}
+	if w == "drop" {
+		return i == 0 && !slices.ContainsFunc(s.a.Facets, func(f Facet) bool { return f.Kind == Quantity })
+	}
+	return i == 0 || modals[prev] || beForms[prev] || prev == "to" || prev == "get" || prev == "got" || prev == "let's"
+}
+
 // compound reads token i, when it is a hyphenated word of plain parts, as
 // the words it joins, so that a modifier reads the same before a noun and
 // after it ("the third-floor corridor", "the corridor on the third
@@ -843,6 +992,11 @@ func (s *scanner) compound(i int) bool {
 		return true
 	}
 	for _, p := range parts {
+		if p == "non" {
+			// "non-refundable" is "not refundable".
+			s.neg++
+			continue
+		}
 		if stopwords[p] || modals[p] {
 			continue
 		}
@@ -884,6 +1038,9 @@ func (s *scanner) canonOf(i int, w string) string {
 	if s.isName(i) {
 		return w
 	}
+	if v, ok := irregulars[w]; ok {
+		w = v
+	}
 	if syn, ok := synonyms[w]; ok {
 		w = syn
 	}
@@ -900,6 +1057,15 @@ func (s *scanner) canonOf(i int, w string) string {
 	}
 	if n, ok := nounCanon[st]; ok {
 		return n
+	}
+	// A phrasal verb written as one word is the verb: "a breakdown" is
+	// "break down", "the cleanup" "clean up".
+	for _, p := range strings.Fields(particleList) {
+		if base, ok := strings.CutSuffix(w, p); ok && len(base) > 2 {
+			if v, ok := verbCanon[verbStem(base+"_"+p)]; ok {
+				return v
+			}
+		}
 	}
 	// "reship" is "ship" again, "rerun" is "run" again.
 	if rest, ok := strings.CutPrefix(st, "re"); ok && !verbStems[st] && len(rest) > 2 && !notRepeated[w] {
@@ -982,6 +1148,9 @@ func verbStem(v string) string {
 func stem(w string) string {
 	if a, ok := aliases[w]; ok {
 		w = a
+	}
+	if v, ok := irregulars[w]; ok {
+		w = v
 	}
 	if syn, ok := synonyms[w]; ok {
 		w = syn

@@ -38,11 +38,19 @@ type Item struct {
 	// subject and value are the analyses of the item's Subject and Value
 	// fields, when they are set.
 	subject, value *Analysis
+	// receiving is the analysis of the item read as a handing over to the
+	// person it opens with ("Noor takes the weekend desk"), when it may
+	// be one.
+	receiving *Analysis
 }
 
 // NewItem reads it.
 func NewItem(it *tenure.StateItem) *Item {
 	x := &Item{StateItem: it, Analysis: Analyze(it.Type, it.Text)}
+	if text, ok := received(it.Text); ok {
+		r := Analyze(it.Type, text)
+		x.receiving = &r
+	}
 	if it.Subject != "" {
 		s := Analyze(it.Type, it.Subject)
 		x.subject = &s
@@ -88,7 +96,7 @@ func ReadCues(message string) Cues {
 	padded := " " + strings.Join(strings.Fields(wordSepRe.ReplaceAllString(strings.ToLower(message), " ")), " ") + " "
 	var c Cues
 	for _, p := range reversalCues {
-		if strings.Contains(padded, " "+p+" ") {
+		if strings.Contains(padded, " "+p+" ") && !((p == "update" || p == "replace") && hasObject(padded, p)) {
 			c.Reversal = p
 			break
 		}
@@ -113,6 +121,25 @@ func ReadCues(message string) Cues {
 	a.cutInstead(message)
 	c.Instead = a.Instead
 	return c
+}
+
+// hasObject reports whether every use of verb in padded, a message's
+// words between spaces, has an object ("update the website with the new
+// prices", "replace the leaking gutter"): a thing to be updated or
+// replaced, not news that something changed. What replaces what is read
+// from the item ("replace Jest with Vitest").
+func hasObject(padded, verb string) bool {
+	for rest := padded; ; {
+		_, after, ok := strings.Cut(rest, " "+verb+" ")
+		if !ok {
+			return true
+		}
+		next, _, _ := strings.Cut(after, " ")
+		if !determiners[next] {
+			return false
+		}
+		rest = " " + after
+	}
 }
 
 // Result is what Compare found.
@@ -145,6 +172,13 @@ func Compare(old, c *Item, cues Cues) Result {
 	if old.StateItem.Type != c.StateItem.Type {
 		return Result{Relation: Different, Reason: "type"}
 	}
+	old, c = asHandover(old, c), asHandover(c, old)
+	if old.Negated != c.Negated && complementary(old.Facets, c.Facets) {
+		// "Volunteers must be over 16" is "Nobody under 16 can
+		// volunteer": a negation that turns every bound over is no
+		// change of polarity.
+		c = c.complement(old.Facets)
+	}
 	d := diff(old.Frame, c.Frame)
 	res := Result{Overlap: d.overlap()}
 	plainClash := len(d.plainA) > 0 && len(d.plainB) > 0 && d.sharedPlain == 0
@@ -152,7 +186,9 @@ func Compare(old, c *Item, cues Cues) Result {
 		res.Relation, res.Reason = Changed, "instead"
 		return res
 	}
-	if x, y, ok := antonymPair(d); ok {
+	if x, y, ok := antonymPair(d); ok && old.StateItem.Type != tenure.StateQuestion {
+		// (A question asserts nothing: when the market opens and when
+		// it closes are two questions.)
 		// "Disable push notifications" replaces "Enable push
 		// notifications": the rest of the frame decides the slot.
 		rest := diff(without(old.Frame, x), without(c.Frame, y))
@@ -205,6 +241,75 @@ func Compare(old, c *Item, cues Cues) Result {
 	}
 	res.Relation, res.Reason = Same, "restated"
 	return res
+}
+
+// asHandover returns x read as a handing over when other hands something
+// to a named person and x may say that someone receives it: "Noor takes
+// the weekend desk" after "Assign the weekend desk to Noor" is one slot,
+// and "Omar takes the weekend desk" changes its person.
+func asHandover(x, other *Item) *Item {
+	if other.recipient == "" || x.receiving == nil {
+		return x
+	}
+	return &Item{StateItem: x.StateItem, Analysis: *x.receiving, subject: x.subject, value: x.value}
+}
+
+// complementary reports whether b holds a's facets with every bound
+// turned over (a maximum for a minimum), at least one of them, and
+// nothing else. Bare numbers are keyed by the word before them, which a
+// turned-over statement words otherwise, so any two of them match.
+func complementary(a, b []Facet) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	turned := 0
+	for i, x := range a {
+		y := b[i]
+		key := x.Key == y.Key || strings.HasPrefix(x.Key, "#") && strings.HasPrefix(y.Key, "#")
+		if x.Kind != y.Kind || !key || x.Value != y.Value {
+			return false
+		}
+		switch {
+		case x.Bound == y.Bound && x.Bound != boundMax && x.Bound != boundMin:
+		case x.Bound == boundMax && y.Bound == boundMin, x.Bound == boundMin && y.Bound == boundMax:
+			turned++
+		default:
+			return false
+		}
+	}
+	return turned > 0
+}
+
+// complement is x with its polarity and its bounds turned over, in its
+// text and in its Value; its bare numbers take the keys of ref's, the
+// facets complementary to its own.
+func (x *Item) complement(ref []Facet) *Item {
+	y := *x
+	y.Analysis = x.Analysis.complement()
+	for i := range y.Facets {
+		y.Facets[i].Key = ref[i].Key
+	}
+	if x.value != nil {
+		v := x.value.complement()
+		v.Negated = x.value.Negated
+		y.value = &v
+	}
+	return &y
+}
+
+// complement is a with its polarity and its bounds turned over.
+func (a Analysis) complement() Analysis {
+	a.Negated = !a.Negated
+	a.Facets = slices.Clone(a.Facets)
+	for i, f := range a.Facets {
+		switch f.Bound {
+		case boundMax:
+			a.Facets[i].Bound = boundMin
+		case boundMin:
+			a.Facets[i].Bound = boundMax
+		}
+	}
+	return a
 }
 
 // sameSlot decides whether two items are about the same thing: by their
@@ -269,7 +374,28 @@ func sameValues(old, c *Item, d frameDiff) bool {
 	}
 	nounA, verbA := wordKinds(d.onlyA)
 	nounB, verbB := wordKinds(d.onlyB)
+	if verbA && verbB && (lightOnly(d.onlyA) || lightOnly(d.onlyB)) {
+		// A verb that says little ("put the new hours on the website")
+		// against one that says what is done ("update the website with
+		// the new hours"): one thing done, told with other words.
+		verbA = false
+	}
 	return !(nounA && nounB) && !(verbA && verbB)
+}
+
+// lightOnly reports whether the verbs of ws are all light verbs, which
+// say little of what is done ("put", "handle").
+func lightOnly(ws []Word) bool {
+	n := 0
+	for _, w := range ws {
+		if w.Verb {
+			if !lightVerbs[w.Stem] {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 // minValuelessOverlap is the least frame overlap (Dice) of two items
@@ -358,7 +484,7 @@ func without(ws []Word, w Word) []Word {
 // changed names the value that differs between two items of one slot, or
 // returns "".
 func changed(old, c *Item, d frameDiff) string {
-	if old.Negated != c.Negated || old.without != c.without && (old.with || c.with) {
+	if old.Negated != c.Negated || old.without != c.without && (old.with || c.with || lacksShared(old, c) || lacksShared(c, old)) {
 		return "negation"
 	}
 	if r := facetChange(old.Facets, c.Facets); r != "" {
@@ -383,13 +509,29 @@ func changed(old, c *Item, d frameDiff) string {
 	return ""
 }
 
+// lacksShared reports whether x, a rule, goes without what the rule
+// other requires: every word of what x's "without" governs is a word of
+// other's ("Grip socks are compulsory", "use the trampolines without
+// grip socks"). What only x names ("ship the app without DRM" after "ship
+// the app") refines it; and outside rules "without" may say what a verb
+// of removing said ("cut the second interval", "run without the second
+// interval").
+func lacksShared(x, other *Item) bool {
+	if len(x.lacking) == 0 || x.StateItem.Type != tenure.StateConstraint {
+		return false
+	}
+	return !slices.ContainsFunc(x.lacking, func(w Word) bool { return !containsWord(other.Frame, w) })
+}
+
 // refined names the value the new item adds, or returns "".
 func refined(old, c *Item, d frameDiff) string {
 	if r := facetAdded(old.Facets, c.Facets); r != "" {
 		return r
 	}
 	switch {
-	case c.Owner != "" && old.Owner == "":
+	case c.Owner != "" && old.Owner == "" && !old.names(c.Owner):
+		// An owner the old item names ("Ask Jonas to reprint the
+		// menus") is not added.
 		return "owner"
 	case c.Due != "" && old.Due == "":
 		return "due"
@@ -397,6 +539,12 @@ func refined(old, c *Item, d frameDiff) string {
 		return "name"
 	}
 	return ""
+}
+
+// names reports whether one of the item's names is the person's name or
+// first name.
+func (x *Item) names(person string) bool {
+	return slices.ContainsFunc(x.Frame, func(w Word) bool { return w.Name && sameName(w.Text, person) })
 }
 
 // replacedBy reports whether one of phrases names this item: every

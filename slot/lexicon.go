@@ -26,7 +26,7 @@ var stopwords = fields(`a an the and or but if then so of to in on at by for fro
 	keeping stay stays stayed staying remain remains about around anyway though after including
 	include includes new old current existing usual usually first whole exactly later newer earlier
 	older latency duration length amount number level total setup process thing things stuff way kind
-	type again much many every because during while despite between`)
+	type again much many every because during while despite between always`)
 
 // choiceVerbs state that a choice was made; in a decision they say
 // nothing of what it is about ("use PostgreSQL", "go with PostgreSQL").
@@ -57,12 +57,19 @@ var articles = fields(`a an the`)
 var (
 	negations = fields(`not no never cannot can't don't doesn't didn't won't mustn't shouldn't isn't
 		aren't wasn't weren't nor forbidden prohibited banned disallowed avoid avoids avoided avoiding
-		refrain prohibit prohibits forbid forbids ban bans unable`)
+		refrain prohibit prohibits forbid forbids ban bans unable nobody none`)
 	// cessations are verbs that end what they govern: "stop the
 	// newsletter" says no to "keep the newsletter", as a negation does.
 	cessations = fields(`stop stops stopped stopping cease ceases ceased ceasing quit quits quitting halt
 		halts halted halting pause pauses paused pausing suspend suspends suspended suspending
 		discontinue discontinues discontinued discontinuing`)
+	// cancellations end what a decision or an action governs: "cancel
+	// the yoga class" says what "there will be no yoga class" says. In a
+	// risk a cancellation is what may happen ("the flight might be
+	// cancelled"), and in a rule one thing done among others ("talks must
+	// be cancelled in advance"): there they are verbs.
+	cancellations = fields(`cancel cancels cancelled canceled cancelling canceling scrap scraps scrapped
+		scrapping axe axed rid drop`)
 	modals = fields(`must should shall can could may might would will allowed permitted required
 		require requires ok fine free able mandatory compulsory obligatory necessary`)
 	// passiveModals are participles that, after a form of "be", say only
@@ -88,6 +95,7 @@ var aliases = map[string]string{
 	"doc": "documentation", "config": "configuration", "auth": "authentication", "prod": "production",
 	"env": "environment", "infra": "infrastructure", "msg": "message", "msgs": "message",
 	"datastore": "database", "datastores": "database", "data-store": "database",
+	"till": "until", "til": "until", "'til": "until",
 }
 
 // synonyms map nouns and adjectives that say the same in an item to one
@@ -102,6 +110,30 @@ var synonyms = map[string]string{
 	"cold": "weather", "temperature": "weather", "temperatures": "weather", "sunny": "weather",
 	"chilly": "weather", "responsible": "own", "responsibility": "own", "food": "eat", "meal": "eat",
 	"meals": "eat", "fee": "cost", "fees": "cost",
+	// The dimension a measure is of, however it is named: "weigh under
+	// 2,000 kg", "heavier than 2,000 kg", "a weight limit of 2,000 kg".
+	"weigh": "weight", "weighs": "weight", "weighing": "weight", "weights": "weight", "heavier": "weight",
+	"lighter": "weight", "wide": "width", "wider": "width", "narrower": "width", "tall": "height",
+	"sick": "ill", "unwell": "ill", "late": "delay",
+	"taller": "height", "deeper": "depth", "shallower": "depth", "longer": "length", "shorter": "length",
+}
+
+// lightVerbs are the stems of verbs that say little of what is done to
+// their object: the rest of the item says it.
+var lightVerbs = fields(`put handl deal sort`)
+
+// irregulars map the past forms of irregular verbs to the verb, which
+// the stemmer does not: "the meeting is held" is "hold the meeting".
+var irregulars = map[string]string{
+	"held": "hold", "sent": "send", "built": "build", "paid": "pay", "bought": "buy", "taken": "take",
+	"took": "take", "given": "give", "gave": "give", "written": "write", "wrote": "write",
+	"brought": "bring", "caught": "catch", "told": "tell", "taught": "teach",
+	"found": "find", "chose": "choose", "drove": "drive", "driven": "drive", "flew": "fly",
+	"flown": "fly", "ran": "run", "began": "begin", "begun": "begin", "shut": "shut", "hid": "hide",
+	"hidden": "hide", "drew": "draw", "drawn": "draw", "froze": "freeze", "frozen": "freeze",
+	"rang": "ring", "rung": "ring", "undertook": "undertake", "undertaken": "undertake", "worn": "wear",
+	"wore": "wear", "shown": "show", "thrown": "throw", "eaten": "eat", "forgotten": "forget",
+	"spoken": "speak", "stolen": "steal", "grown": "grow", "known": "know", "lent": "lend",
 }
 
 // verbGroups are verbs that say the same of an item, the first of each
@@ -110,7 +142,7 @@ var verbGroups = [][]string{
 	{"send", "ship", "deliver", "delivery", "transit", "mail", "post", "forward", "reship", "resend",
 		"arrive", "arrival"},
 	{"schedule", "set_up", "arrange", "organize", "organise", "book", "reserve", "reschedule"},
-	{"cancel", "rid", "terminate", "end"},
+	{"cancel", "rid", "terminate", "end", "scrap", "axe", "call_off", "pull_out"},
 	{"give", "issue", "grant", "provide", "award", "supply"},
 	{"submit", "upload", "publish"},
 	{"build", "write", "create", "make", "develop", "implement", "draft", "code"},
@@ -121,16 +153,18 @@ var verbGroups = [][]string{
 	{"call", "phone", "ring"},
 	{"contact", "ping", "message", "email", "reach", "reach_out"},
 	{"move", "migrate", "transfer", "relocate", "port"},
-	{"remove", "delete", "clear", "erase"},
+	{"remove", "delete", "clear", "erase", "take_down", "dismantle"},
 	{"update", "refresh", "revise", "edit", "modify", "amend"},
 	{"find", "search", "locate", "source"},
 	{"collect", "gather", "obtain", "pick_up"},
 	{"start", "begin", "launch", "kick_off"},
-	{"finish", "complete", "wrap_up"},
+	{"finish", "complete", "wrap_up", "finalise", "finalize"},
+	{"reduce", "decrease", "lower", "cut"},
+	{"follow_up", "chase"},
 	{"share", "circulate", "distribute"},
 	{"approve", "sign_off", "authorize", "authorise"},
 	{"save", "put_away", "put_aside", "set_aside"},
-	{"hire", "recruit"},
+	{"hire", "recruit", "bring_in", "take_on"},
 	{"take", "catch"},
 	{"have", "hold", "host"},
 	{"renew", "extend"},
@@ -205,7 +239,9 @@ var notRepeated = fields(`recall recover represent research record react remark 
 	retreat recount recollect reward refine retire relate relax`)
 
 // particles make phrasal verbs of the verbs before them ("set up").
-var particles = fields(`up away aside off out back down over on in into about`)
+var particles = fields(particleList)
+
+const particleList = `up away aside off out back down over on in into about`
 
 // antonyms are verbs of opposite sense: one replacing the other is a
 // change, as a negation is.
@@ -310,17 +346,36 @@ var boundPhrases = func() map[string]string {
 		"not exceed", "cannot exceed", "can't exceed", "must not exceed", "should not exceed",
 		"never exceed", "don't exceed", "doesn't exceed", "no later than", "a hard limit of",
 		"hard limit of", "limit of", "limited to", "capped at", "cap of", "cap at", "shorter than",
-		"earlier than", "lower than", "smaller than", "cheaper than"} {
+		"earlier than", "lower than", "smaller than", "cheaper than", "lighter than", "narrower than",
+		"shallower than", "slower than"} {
 		m[p] = boundMax
 	}
 	for _, p := range []string{"over", "above", "more than", "at least", "no less than", "not less than",
 		"longer than", "later than", "greater than", "higher than", "bigger than", "larger than",
-		"minimum of", "a minimum of", "min", "minimum", "no fewer than"} {
+		"minimum of", "a minimum of", "min", "minimum", "no fewer than", "heavier than", "wider than",
+		"taller than", "deeper than", "faster than"} {
 		m[p] = boundMin
 	}
 	m["exceed"] = boundMin
 	return m
 }()
+
+// dimensionComparatives open bound phrases ("heavier than") and name the
+// dimension the bound is of, which stays a word of the frame: "heavier
+// than 2,000 kg" is about weight as "weigh under 2,000 kg" is.
+var dimensionComparatives = fields(`heavier lighter wider narrower taller deeper shallower longer shorter`)
+
+// dimensionAdjectives may stand between a measure and a bound written
+// after it ("90 cm wide at most").
+var dimensionAdjectives = fields(`wide long tall high deep heavy thick`)
+
+// limitNouns say that the measure an item states is a bound: "the weight
+// limit is 2,000 kg" is "at most 2,000 kg"; "minimumNouns" that it is a
+// lower one.
+var (
+	limitNouns   = fields(`limit limits cap maximum max ceiling`)
+	minimumNouns = fields(`minimum min`)
+)
 
 // boundAfterPhrases are the words after a number that make it a bound
 // ("16 or older", "3 kW or more", "noon at the latest").

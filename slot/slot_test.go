@@ -197,6 +197,21 @@ func TestCompare(t *testing.T) {
 		{it(a, "Send the signed contract to Acme by Friday"), it(a, "Send the draft contract to Acme by Friday"), "", slot.Different, "subject"},
 		{it(d, "Serve the house salad without dressing"), it(d, "Serve the house salad with dressing"), "", slot.Changed, "negation"},
 		{it(c, "Volunteers must be at least 16 years old"), it(c, "Volunteers have to be 18 or older"), "", slot.Changed, "quantity"},
+		// Round 5: a handing over read from both sides, bounds turned
+		// over by a negation, limit nouns and comparatives, cancelling
+		// as negation, "without" in a rule.
+		{it(d, "Assign the weekend desk to Noor"), it(d, "Noor will cover the weekend desk"), "", slot.Same, "restated"},
+		{it(d, "Assign the weekend desk to Noor"), it(d, "Omar takes the weekend desk"), "", slot.Changed, "name"},
+		{it(c, "Refunds are accepted within 14 days"), it(c, "Customers can get a refund within 14 days"), "", slot.Same, "restated"},
+		{it(c, "Volunteers must be over 16"), it(c, "Nobody under 16 can volunteer"), "", slot.Same, "restated"},
+		{it(c, "Volunteers must be over 16"), it(c, "Nobody under 18 can volunteer"), "", slot.Changed, "negation"},
+		{it(c, "Vehicles must weigh under 2,000 kg"), it(c, "The weight limit for vehicles is 2,000 kg"), "", slot.Same, "restated"},
+		{it(c, "Vehicles must weigh under 2,000 kg"), it(c, "No vehicle heavier than 2,000 kg"), "", slot.Same, "restated"},
+		{it(d, "Cancel the Thursday yoga class"), it(d, "There will be no Thursday yoga class"), "", slot.Same, "restated"},
+		{it(d, "Drop the Tuesday matinee"), it(d, "Keep the Tuesday matinee"), "", slot.Changed, "negation"},
+		{it(c, "Grip socks are compulsory on the trampolines"), it(c, "Nobody jumps on the trampolines without grip socks"), "", slot.Same, "restated"},
+		{it(c, "Grip socks are compulsory on the trampolines"), it(c, "Jumpers can use the trampolines without grip socks"), "", slot.Changed, "negation"},
+		{it(tenure.StateQuestion, "When does the market open?"), it(tenure.StateQuestion, "When does the market close?"), "", slot.Different, "subject"},
 		// Neighbours stay apart after the folding.
 		{it(a, "Call mom about the holidays"), it(a, "Call dad about the holidays"), "", slot.Different, "subject"},
 		{it(a, "Rerun the load tests"), it(a, "Rerun the unit tests"), "", slot.Different, "subject"},
@@ -236,6 +251,9 @@ func TestCompareOwnerAndDue(t *testing.T) {
 	task := func(owner, due string) *slot.Item {
 		return slot.NewItem(&tenure.StateItem{Type: tenure.StateAction, Text: "Set up the ingestion pipeline", Owner: owner, Due: due})
 	}
+	asked := func(text string) *slot.Item {
+		return slot.NewItem(&tenure.StateItem{Type: tenure.StateAction, Text: text})
+	}
 	for _, x := range []struct {
 		old, new *slot.Item
 		want     slot.Relation
@@ -245,6 +263,9 @@ func TestCompareOwnerAndDue(t *testing.T) {
 		{task("", ""), task("Marco", ""), slot.Refined},
 		{task("Marco", "2025-03-14"), task("Marco", "2025-03-21"), slot.Changed},
 		{task("Marco", "2025-03-14"), task("", ""), slot.Same},
+		// An owner the old item already names is not added.
+		{asked("Ask Marco to set up the ingestion pipeline"), task("Marco", ""), slot.Same},
+		{asked("Ask Marco to set up the ingestion pipeline"), task("Priya", ""), slot.Refined},
 	} {
 		if r := slot.Compare(x.old, x.new, slot.Cues{}); r.Relation != x.want {
 			t.Errorf("%q/%q then %q/%q: %s (%s), want %s", x.old.Owner, x.old.Due, x.new.Owner, x.new.Due, r.Relation, r.Reason, x.want)
