@@ -207,8 +207,13 @@ type found struct {
 // text, and an action's owner and due date set.
 func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
 	var due string
-	if f.typ == tenure.StateAction || f.typ == tenure.StateConstraint {
+	switch f.typ {
+	case tenure.StateAction, tenure.StateConstraint:
 		f.text, due = r.datesExplicit(f.text, mc.msg.CreatedAt)
+	case tenure.StateDecision:
+		// "We've booked the barn for the 20th": the date the choice
+		// names, read away from the message, is the same date.
+		f.text, _ = r.datesExplicit(f.text, mc.msg.CreatedAt)
 	}
 	status := f.status
 	if status == "" {

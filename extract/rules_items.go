@@ -104,7 +104,10 @@ var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate",
 	"sticking with": "stick with", "switching to": "switch to", "standardizing on": "standardize on", "standardising on": "standardise on",
 	"switched": "switch to", "migrated": "migrate to", "chose": "choose", "chosen": "choose",
 	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with",
-	"picked": "pick", "selected": "select", "decided on": "go with"}
+	"picked": "pick", "selected": "select", "decided on": "go with",
+	"booked": "book", "reserved": "reserve", "ordered": "order", "hired": "hire", "locked in": "lock in",
+	"signed off on": "go with", "signed up for": "sign up for", "committed to": "commit to",
+	"put a deposit on": "book", "put a deposit down on": "book"}
 
 func base(i int) func([]string) string {
 	return func(m []string) string {
@@ -144,10 +147,23 @@ var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\bwe(?:'d|\s+would)\s+rather\s+([a-z]+)\s+(.+?\s+than\s+.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 }
 
+// bookedPhrases are a commitment already made, which settles the choice:
+// "we've booked the electrician for the 20th", "we signed off on the
+// Unox". A purchase told as news ("we ordered pizza last night") is not.
+var bookedPhrases = []verbPhrase{
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(?:just\s+|now\s+|already\s+|finally\s+|also\s+)?(booked|reserved|ordered|hired|locked\s+in|signed\s+off\s+on|signed\s+up\s+for|committed\s+to|put\s+a\s+deposit\s+(?:on|down\s+on))\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+}
+
+// pastTimeRe dates a sentence in the past: what it tells is news.
+var pastTimeRe = mustPattern(`(?i)\b(?:yesterday|last\s+(?:night|week|weekend|month|year|time|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ago|earlier\s+today|this\s+morning|back\s+then|once)\b`)
+
 // Decisions stated as a change: a labelled decision, "we replaced X with
 // Y", and "we're no longer using X" next to the choice that replaced it.
 var (
-	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution|outcome|consensus)(?:\s+(?:from|of)\s+[^:]{2,30})?\s*[:\-–]\s*(.+)`)
+	// decisionLabelRe is a labelled decision; the label may say whose it
+	// is ("decision from the board:") or what it settles ("final answer on
+	// the start time:"), which the item's text keeps.
+	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution|outcome|consensus)(?:\s+(from|of|on|for|about)\s+([^:]{2,30}))?\s*[:\-–]\s*(.+)`)
 	replacedRe      = mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+replaced\s+(.+?)\s+with\s+(.+)`)
 	subjectRe       = mustPattern(`(?i)^(?:we|i)(?:'ll|\s+will)?\s+`)
 	noLongerRe      = mustPattern(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
@@ -553,15 +569,30 @@ func decisionOf(t *text) (found, bool) {
 		}
 	}
 	if m := decisionLabelRe.FindTextSubmatch(t); m != nil {
-		if f, ok := matchPhrases(decisionPhrases, newText(m[1])); ok {
+		if f, ok := matchPhrases(decisionPhrases, newText(m[3])); ok {
 			f.conf = tenure.ConfidenceHigh
 			return f, true
 		}
-		if rest := clauseAfter(subjectRe.ReplaceAllString(m[1], "")); hasContentWord(rest) {
+		rest := clauseAfter(subjectRe.ReplaceAllString(m[3], ""))
+		if n := notOtherRe.FindStringSubmatch(m[3]); n != nil && rest != "" {
+			// "7 to 3, not 8 to 4": the option set aside stays.
+			rest += ", not " + clauseAfter(n[1])
+		}
+		if lower(m[1]) != "from" && lower(m[1]) != "of" && m[2] != "" {
+			// "Final answer on the start time: 5:30": what it settles.
+			rest = strings.TrimPrefix(strings.TrimPrefix(tidy(m[2]), "the "), "our ") + ": " + rest
+		}
+		if hasContentWord(rest) {
 			return found{text: capitalize(rest), conf: tenure.ConfidenceHigh, typ: tenure.StateDecision}, true
 		}
 	}
-	return matchPhrases(decisionPhrases, t)
+	if f, ok := matchPhrases(decisionPhrases, t); ok {
+		return f, true
+	}
+	if pastTimeRe.MatchText(t) {
+		return found{}, false
+	}
+	return matchPhrases(bookedPhrases, t)
 }
 
 func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
@@ -570,7 +601,7 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 		if m == nil {
 			continue
 		}
-		verb, obj := p.verb(m), clauseAfter(m[p.object])
+		verb, obj := p.verb(m), choiceObject(m[p.object])
 		if to, ok := strings.CutPrefix(obj, "to "); ok && (verb == "switch" || verb == "migrate" || verb == "move") {
 			// "we're switching to the annual plan"
 			verb, obj = verb+" to", to
@@ -593,6 +624,25 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 		return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: p.conf}, true
 	}
 	return found{}, false
+}
+
+// choiceObject is the object of a chosen verb: its first clause, the
+// value after a colon ("locked in the programme: the Rutter"), and the
+// option set aside after a comma (", not the Britten").
+func choiceObject(raw string) string {
+	obj := clauseAfter(raw)
+	rest := strings.TrimSpace(strings.TrimPrefix(raw, obj))
+	if v, ok := strings.CutPrefix(rest, ": "); ok && obj != "" {
+		if v = clauseAfter(v); hasContentWord(v) {
+			obj += ": " + v
+		}
+	}
+	if n := notOtherRe.FindStringSubmatch(raw); n != nil && obj != "" {
+		if other := clauseAfter(n[1]); concreteObject(other) && len(words(other)) <= 6 {
+			obj += ", not " + other
+		}
+	}
+	return obj
 }
 
 // choicePreps are the prepositions a chosen verb may take before its
