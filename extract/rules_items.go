@@ -288,6 +288,9 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		f, ok = answerShould(mc)
 	}
 	if !ok {
+		f, ok = answerWe(mc, t)
+	}
+	if !ok {
 		return f, false
 	}
 	if m := noLongerRe.FindStringSubmatch(mc.msg.Content); m != nil && tenure.SupersessionTrigger(f.text) != "instead" &&
@@ -524,6 +527,47 @@ var (
 	yesRe    = mustPattern(`(?i)^(?:yes|yep|yeah|yup|agreed|definitely|absolutely|correct)\b`)
 	shouldRe = mustPattern(`(?i)^(?:so\s+|and\s+|ok\s+)?(?:should|shall)\s+(we|[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+([a-z].*?)\s*\?$`)
 )
+
+// An answer to a question about what the group does ("Do we keep the old
+// tyre machine?", "Are we dropping Python 3.8?") that says what the group
+// will do ("No, we're selling the old one and leasing a new machine")
+// decides it.
+var (
+	weQuestionRe = mustPattern(`(?i)\b(?:do|does|should|shall|are|will|can)\s+we\b[^?]*\?`)
+	weAnswerRe   = mustPattern(`(?i)^(?:(?:no|nope|nah|yes|yep|yeah|yup)\b[,.!]*\s+)?we(?:'re|\s+are|'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to)\s+(?:now\s+|also\s+|just\s+|definitely\s+)?([a-z]+)\b(.*)`)
+	andIngRe     = mustPattern(`\band\s+([a-z]+ing)\b`)
+)
+
+// answerWe reads what the group will do, said in answer to a question
+// another speaker asked about it in the few messages before.
+func answerWe(mc *messageContext, t *text) (found, bool) {
+	if !mc.human || len(mc.before) == 0 {
+		return found{}, false
+	}
+	m := weAnswerRe.FindTextSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	b := &mc.before[len(mc.before)-1]
+	if b.Speaker == mc.msg.Speaker || !weQuestionRe.MatchString(b.Content) {
+		return found{}, false
+	}
+	verb := lower(m[1])
+	if strings.HasSuffix(verb, "ing") {
+		verb = ingBase(verb)
+	}
+	if auxiliaries[verb] || idleVerbs[verb] || stopwords[verb] || pastimes[verb] {
+		return found{}, false
+	}
+	obj := clauseAfter(m[2])
+	if !concreteObject(obj) {
+		return found{}, false
+	}
+	// "selling the old one and leasing a new machine": both verbs in
+	// their plain form.
+	obj = andIngRe.re.ReplaceAllStringFunc(obj, func(s string) string { return "and " + ingBase(strings.TrimPrefix(s, "and ")) })
+	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
+}
 
 // ruleLike reports whether s states a rule: an order not to, a binding
 // modal, a "never".
