@@ -128,10 +128,11 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	if m := appositionRe.FindStringSubmatch(text); m != nil {
 		// "Hollis & Co, the caterer, is based in Oakland": the
 		// apposition says what the name is, the rest is said of it.
-		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
+		orgAppos := orgApposition(m[2], m[3])
+		if !orgAppos && !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
 			out = append(out, r.apposition(mc, m[1], m[2])...)
 		}
-		if orgKindRe.MatchString("is " + m[2]) {
+		if orgAppos || orgKindRe.MatchString("is "+m[2]) {
 			// "Greenhive, the beekeeping group, is based in Otley".
 			mc.org = m[1]
 		}
@@ -145,11 +146,22 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		return append(out, fb.out...)
 	} else if m != nil {
 		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
-			what := m[1]
-			if owner, _, _ := strings.Cut(text, " "); lower(owner) == "my" {
-				what = "my " + what
+			// The determiner says the apposition is someone's ("the
+			// installer", "my supervisor").
+			owner, _, _ := strings.Cut(text, " ")
+			what := "the " + m[1]
+			if lower(owner) == "my" {
+				what = "my " + m[1]
 			}
-			out = append(out, r.apposition(mc, m[2], what)...)
+			facts := r.apposition(mc, m[2], what)
+			if len(facts) > 0 && lower(owner) == "their" && mc.lastOrg != "" {
+				// "Their manager, Ciara Byrne, ...": the organisation
+				// named just before employs them.
+				fb := factBuilder{r: r, mc: mc, clause: text}
+				fb.add(FactPerson, m[2], factPattern{kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s works at %s"}, "works_at", mc.lastOrg)
+				facts = append(facts, fb.out...)
+			}
+			out = append(out, facts...)
 		}
 		text = m[2] + " " + m[3]
 	}
@@ -213,17 +225,36 @@ func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
 		fb.add(FactPerson, subject, nameFact, "name", name)
 		return fb.out
 	}
+	definite := definiteRe.MatchString(what)
 	for _, a := range []string{"our ", "my ", "the ", "their ", "your ", "a ", "an ", "new "} {
 		what = strings.TrimPrefix(what, a)
 	}
 	v := titleOf(what)
-	if !isRole(v) {
+	if !isRole(v) && !(definite && agentNoun(v)) {
 		return nil
 	}
 	fb := factBuilder{r: r, mc: mc, clause: name + ", " + what}
 	mc.person = name
 	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
 	return fb.out
+}
+
+// definiteRe opens an apposition that says which one: "the installer",
+// "our accompanist", where "a runner" says what kind.
+var definiteRe = mustPattern(`(?i)^(?:our|my|the|their|your|his|her)\s`)
+
+// orgApposition reports whether an apposition says the name before it is
+// an organisation's: a kind of organisation ("our parts supplier", "the
+// family firm") when the rest says what only an organisation is ("has
+// been trading since 1987"), or a kind no person is ("the bakery").
+func orgApposition(what, rest string) bool {
+	if !orgKindRe.MatchString("is a " + definiteRe.ReplaceAllString(what, "")) {
+		return false
+	}
+	if !isOccupation(lastWord(what)) {
+		return true
+	}
+	return orgSinceRe.MatchString(rest) || orgFoundedRe.MatchString(rest) || orgEmployeesRe.MatchString(rest) || orgSizeRe.MatchString(rest)
 }
 
 // clauseFacts returns the facts of one clause.

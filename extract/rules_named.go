@@ -207,7 +207,7 @@ func (fb *factBuilder) nameIs(what, name, org string) {
 		w = w[1:]
 	}
 	v := strings.Join(w, " ")
-	if !isRole(v) {
+	if !isRole(v) && !agentNoun(v) {
 		return
 	}
 	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
@@ -255,6 +255,38 @@ var (
 	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
 )
 
+// staffRe is a size only an organisation has: staff, employees.
+var staffRe = mustPattern(`(?i)\b(?:employees|staff|workers)\b`)
+
+// agentNoun reports whether a word names a person by what they do, by its
+// form ("accompanist", "installer", "translator", "librarian"): read as a
+// role only where the clause says it is someone's ("our accompanist is
+// Gareth Lloyd", "the installer, Sunita Rao,").
+func agentNoun(v string) bool {
+	w := words(v)
+	if len(w) == 0 || len(w) > 3 {
+		return false
+	}
+	head := w[len(w)-1]
+	if len(head) < 6 || notAgents[head] || relationWords[head] {
+		return false
+	}
+	for _, suf := range []string{"ist", "er", "or", "ian"} {
+		if strings.HasSuffix(head, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// notAgents end like agent nouns and name things.
+var notAgents = set(`number, water, paper, order, summer, winter, letter, corner, center, centre, computer,
+	answer, matter, dinner, quarter, chapter, cover, error, floor, door, colour, color, flavour, flavor,
+	mirror, monitor, poster, sticker, folder, binder, charger, heater, cooler, freezer, trailer, container,
+	weather, feather, leather, shoulder, finger, border, harbor, harbour, honor, honour, favour, favor,
+	labour, labor, meteor, interior, exterior, register, calendar, budget, timer, router, server, browser,
+	printer, scanner, speaker, trainer, sweater, powder, ladder, hammer, banner, barrier, tractor, motor, sensor`)
+
 // organization reads an organisation's facts from what a clause says of
 // subject, and reports whether it found any. "Based in" alone may be said
 // of a person; with another organisation fact, as "headquartered", said of
@@ -272,7 +304,13 @@ func (fb *factBuilder) organization(subject, rest string, known bool) bool {
 	if m := orgEmployeesRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"employees", strings.ReplaceAll(m[1], ",", ""), "%s has %s employees"})
 	} else if m := orgSizeRe.FindStringSubmatch(rest); m != nil {
-		weak = append(weak, [3]string{"employees", strings.ReplaceAll(m[1]+m[2], ",", ""), "%s has %s employees"})
+		f := [3]string{"employees", strings.ReplaceAll(m[1]+m[2], ",", ""), "%s has %s employees"}
+		if staffRe.MatchString(m[0]) {
+			// "with about 30 staff": only an organisation has staff.
+			facts = append(facts, f)
+		} else {
+			weak = append(weak, f)
+		}
 	}
 	if m := orgHQRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
