@@ -10,7 +10,7 @@ import (
 // is a risk that ...", a worried speaker, and a named thing that might
 // break or fail.
 var (
-	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
+	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:the\s+|one\s+|only\s+|main\s+|biggest\s+)+thing\s+that\s+(?:could|might|may|can|would|will)\s+[a-z]+(?:\s+(?:us|me|this|it|things|wrong|up))?\s+is\s+(?:that\s+)?|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
 	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+|good\s+|fair\s+|decent\s+|strong\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
 	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous|afraid)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
@@ -49,7 +49,15 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 	switch {
 	case riskLabelRe.MatchText(tx):
 		m := riskLabelRe.FindStringSubmatch(t)
-		f.text = clauseAfter(m[1] + m[2])
+		rest := m[1] + m[2]
+		f.text = clauseAfter(rest)
+		if after := strings.TrimPrefix(strings.TrimPrefix(rest, f.text), ","); countContentWords(f.text, 2) < 2 && after != rest {
+			// "What worries me is the basses, we've only got three": the
+			// clause after a bare noun says what the worry is.
+			if c := clauseAfter(after); hasContentWord(c) {
+				f.text += ", " + c
+			}
+		}
 	case riskThereRe.MatchText(tx):
 		// "There's a chance the cutover breaks email": the text keeps the
 		// word that makes it a risk rather than a report.

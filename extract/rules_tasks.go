@@ -278,6 +278,9 @@ var (
 	leadingConjRe = mustPattern(`(?i)^(?:and|or|but|so|also|then|please)\b[,\s]*`)
 )
 
+// didAnyoneRe asks whether people did something.
+var didAnyoneRe = mustPattern(`(?i)^did\s+(?:anyone|anybody|everyone|everybody|you|y'all|you\s+guys|you\s+all)\s+([a-z]+)\b`)
+
 // vagueQuestionWords carry no topic of their own in a question.
 var vagueQuestionWords = map[string]bool{"happen": true, "awesom": true, "cool": true, "thing": true, "fun": true}
 
@@ -316,6 +319,11 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 		t, ok = optionsQuestion(vocative.ReplaceAllString(tidy(s.text), ""))
 	}
 	if !ok || smallTalkRe.MatchString(t) || personalRe.MatchString(t) {
+		return found{}, false
+	}
+	if m := didAnyoneRe.FindStringSubmatch(t); m != nil && pastimes[lower(m[1])] {
+		// "Did anyone watch the baking show last night?": what people
+		// did for themselves is conversation.
 		return found{}, false
 	}
 	cw := 0
