@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -171,8 +172,22 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		// before it asks; the asking clause states nothing.
 		clauses = clauses[:len(clauses)-1]
 	}
+	prevName := ""
 	for _, c := range clauses {
 		c = tidy(discourseRe.ReplaceAllString(c, ""))
+		if name := prevName; name != "" && articleNounRe.MatchString(c) {
+			// "Our caterer is Tasca Verde, a family-run kitchen in Gaia
+			// with 15 staff": a noun phrase after a name says what it
+			// is; when that is an organisation, the name has no role.
+			facts := r.clauseFacts(mc, name+" is "+c)
+			if slices.ContainsFunc(facts, func(f Fact) bool { return f.Kind == FactOrganization }) {
+				out = slices.DeleteFunc(out, func(f Fact) bool { return f.Kind == FactPerson && f.Subject == name })
+			}
+			out = append(out, facts...)
+			prevName = ""
+			continue
+		}
+		prevName = trailingName(c)
 		if reportedRe.MatchString(c) {
 			// "My partner works at Spotify, she says ...": what follows
 			// a report is someone else's word.
@@ -255,6 +270,22 @@ func orgApposition(what, rest string) bool {
 		return true
 	}
 	return orgSinceRe.MatchString(rest) || orgFoundedRe.MatchString(rest) || orgEmployeesRe.MatchString(rest) || orgSizeRe.MatchString(rest)
+}
+
+// articleNounRe is a clause that is a noun phrase and nothing more: "a
+// family-run kitchen in Gaia with 15 staff".
+var articleNounRe = mustPattern(`(?i)^(?:a|an)\s+[\p{L}-]+(?:\s+[\p{L}\d,-]+)*$`)
+
+// trailingNameRe is a clause that ends with a name: "our caterer is Tasca
+// Verde".
+var trailingNameRe = mustPattern(`\bis\s+((?:[A-Z][\p{L}'-]+)(?:\s+(?:&\s+)?[A-Z][\p{L}'-]+){0,2})$`)
+
+// trailingName is the name a clause ends with after "is", or "".
+func trailingName(c string) string {
+	if m := trailingNameRe.FindStringSubmatch(c); m != nil && properNames(m[1]) {
+		return m[1]
+	}
+	return ""
 }
 
 // clauseFacts returns the facts of one clause.

@@ -105,7 +105,7 @@ var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate",
 	"switched": "switch to", "migrated": "migrate to", "chose": "choose", "chosen": "choose",
 	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with",
 	"picked": "pick", "selected": "select", "decided on": "go with",
-	"booked": "book", "reserved": "reserve", "ordered": "order", "hired": "hire", "locked in": "lock in",
+	"booked": "book", "reserved": "reserve", "confirmed": "confirm", "ordered": "order", "hired": "hire", "locked in": "lock in",
 	"signed off on": "go with", "signed up for": "sign up for", "committed to": "commit to",
 	"put a deposit on": "book", "put a deposit down on": "book"}
 
@@ -151,7 +151,7 @@ var decisionPhrases = []verbPhrase{
 // "we've booked the electrician for the 20th", "we signed off on the
 // Unox". A purchase told as news ("we ordered pizza last night") is not.
 var bookedPhrases = []verbPhrase{
-	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(?:just\s+|now\s+|already\s+|finally\s+|also\s+)?(booked|reserved|ordered|hired|locked\s+in|signed\s+off\s+on|signed\s+up\s+for|committed\s+to|put\s+a\s+deposit\s+(?:on|down\s+on))\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(?:just\s+|now\s+|already\s+|finally\s+|also\s+)?(booked|reserved|confirmed|ordered|hired|locked\s+in|signed\s+off\s+on|signed\s+up\s+for|committed\s+to|put\s+a\s+deposit\s+(?:on|down\s+on))\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
 }
 
 // pastTimeRe dates a sentence in the past: what it tells is news.
@@ -196,6 +196,9 @@ var weChoiceRe = mustPattern(`(?i)\bwe(?:'re|\s+are|'ll|\s+will)?\s+(?:(?:now|al
 // notOtherRe is the option a choice sets aside after a comma: ", not the
 // widefield scope".
 var notOtherRe = mustPattern(`(?i),\s+not\s+(\S.*)$`)
+
+// modalWords end a subject before a negated verb: "must not", "is not".
+var modalWords = set(`must, can, could, should, would, might, may, will, shall, is, are, was, were, am, do, does, did`)
 
 // auxiliaries are verbs that do not choose: "we can", "we need".
 var auxiliaries = set(`can, could, should, would, might, may, must, need, have, had, has, do, did, does, be,
@@ -347,7 +350,7 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		isSpeaker(m[1], mc.before) || isSpeaker(m[1], []tenure.Message{*mc.msg}) {
 		return found{}, false
 	}
-	if containsWords(q[0], m[1]) {
+	if containsWords(q[0], m[1]) && !pronounObjects[lastWord(lower(tidy(m[1])))] {
 		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + choiceTail(q[0], m[1]), conf: tenure.ConfidenceMedium}, true
 	}
 	if side := sideOf(q[0], firstWord(m[1])); side != "" && len(words(m[1])) <= 3 {
@@ -453,12 +456,25 @@ func sideOf(q, verb string) string {
 			rest = rest[:end]
 		}
 		rest = tidy(strings.TrimRight(rest, "?"))
-		if concreteObject(strings.TrimPrefix(lower(rest), verb+" ")) {
+		obj := strings.TrimPrefix(lower(rest), verb+" ")
+		if concreteObject(obj) {
 			return rest
+		}
+		if m := firstOptionRe.FindStringSubmatch(q[:k]); m != nil && sep[1:3] == "or" && pronounObjects[obj] && concreteObject(m[1]) {
+			// "keep the bonfire night or scrap it?" "Scrap it": "it" is
+			// what the first option is done to.
+			return verb + " " + tidy(m[1])
 		}
 	}
 	return ""
 }
+
+// firstOptionRe is the object of the option a question opens with: "the
+// bonfire night" of "do we keep the bonfire night".
+var firstOptionRe = mustPattern(`(?i)\b(?:we|i|you)\s+[a-z]+\s+(.+)$`)
+
+// pronounObjects stand for an object named before.
+var pronounObjects = map[string]bool{"it": true, "them": true, "that": true, "this": true}
 
 // thenRe is a short pick closed with "then": "Druckhaus Berg, then".
 var thenRe = mustPattern(`(?i)^([^,;]{2,40}?),?\s+then$`)
@@ -504,6 +520,11 @@ func answerContrast(mc *messageContext, t string) (found, bool) {
 		return found{}, false
 	}
 	pick, other := tidy(m[1]), tidy(m[2])
+	if pw := words(pick); len(pw) > 0 && (auxiliaries[pw[len(pw)-1]] || modalWords[pw[len(pw)-1]]) {
+		// "Hoses must not be left running": a negated verb, not an
+		// option set aside.
+		return found{}, false
+	}
 	if len(words(pick)) > 4 || len(words(other)) > 4 || !concreteObject(pick) || !concreteObject(other) ||
 		pickOpeners[firstWord(pick)] || itIsNotChoice[firstWord(pick)] || personWords[firstWord(pick)] {
 		return found{}, false

@@ -51,9 +51,9 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 		m := riskLabelRe.FindStringSubmatch(t)
 		rest := m[1] + m[2]
 		f.text = clauseAfter(rest)
-		if after := strings.TrimPrefix(strings.TrimPrefix(rest, f.text), ","); countContentWords(f.text, 2) < 2 && after != rest {
+		if after := strings.TrimPrefix(strings.TrimPrefix(rest, f.text), ","); len(words(f.text)) <= 3 && after != rest {
 			// "What worries me is the basses, we've only got three": the
-			// clause after a bare noun says what the worry is.
+			// clause after a short noun phrase says what the worry is.
 			if c := clauseAfter(after); hasContentWord(c) {
 				f.text += ", " + c
 			}
@@ -164,6 +164,14 @@ var unruledVerbs = map[string]bool{"wait": true, "believe": true, "find": true, 
 
 // noThings are what "no" opens without forbidding anything: "no worries",
 // "no idea".
+// noSubjectRe is a negated subject with a passive or a modal: "no
+// alcohol is to be served", "no pets are allowed", "no visitors may stay".
+// The second submatch is the modal, when one governs the verb (the third).
+var noSubjectRe = mustPattern(`(?i)^no\s+([a-z][a-z-]*)(?:\s+[a-z][a-z-]*){0,2}?\s+(?:(?:is|are)\s+(?:to\s+be\s+)?|(?:is|are)\s+to\s+|(may|can|shall|should|must|will)\s+(?:be\s+)?)([a-z]+)\b`)
+
+// permitWords say what a rule allows.
+var permitWords = set(`allowed, permitted, welcome, tolerated, accepted`)
+
 var noThings = map[string]bool{"worries": true, "worry": true, "idea": true, "problem": true, "problems": true,
 	"way": true, "one": true, "clue": true, "rush": true, "pressure": true, "need": true, "longer": true,
 	"more": true, "thanks": true, "doubt": true, "matter": true, "kidding": true}
@@ -244,6 +252,14 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	}
 	if m := noRe.FindTextSubmatchIndex(tx); m != nil && !noThings[lower(t[m[2]:m[3]])] {
 		return high(m[0], m[1])
+	}
+	if m := noSubjectRe.FindTextSubmatchIndex(tx); m != nil && !noThings[lower(t[m[2]:m[3]])] {
+		if v := lower(t[m[6]:m[7]]); permitWords[v] || strings.HasSuffix(v, "ed") || strings.HasSuffix(v, "en") ||
+			m[4] >= 0 && !strings.HasSuffix(v, "ing") && !stopwords[v] {
+			// "No alcohol is to be served before 5pm", "no visitors may
+			// stay overnight": a rule of a negated subject.
+			return high(m[0], len(t))
+		}
 	}
 	if m := avoidRe.FindTextIndex(tx); m != nil {
 		return high(m[0], m[1])

@@ -255,6 +255,14 @@ var (
 	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
 )
 
+// tradingRe is a going concern only a business is: "trading", "in
+// business".
+var tradingRe = mustPattern(`(?i)\b(?:trading|in\s+business)\b`)
+
+// orgInRe is where a kind of thing is: "is a family-run kitchen in Gaia",
+// said of an organisation.
+var orgInRe = mustPattern(`(?i)^(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?[\p{L}-]+\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+
 // staffRe is a size only an organisation has: staff, employees.
 var staffRe = mustPattern(`(?i)\b(?:employees|staff|workers)\b`)
 
@@ -299,7 +307,13 @@ func (fb *factBuilder) organization(subject, rest string, known bool) bool {
 	if m := orgFoundedRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"founded", m[1], "%s was founded in %s"})
 	} else if m := orgSinceRe.FindStringSubmatch(rest); m != nil {
-		weak = append(weak, [3]string{"founded", m[1], "%s was founded in %s"})
+		f := [3]string{"founded", m[1], "%s was founded in %s"}
+		if tradingRe.MatchString(m[0]) {
+			// "been trading since 1962": only a business trades.
+			facts = append(facts, f)
+		} else {
+			weak = append(weak, f)
+		}
 	}
 	if m := orgEmployeesRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"employees", strings.ReplaceAll(m[1], ",", ""), "%s has %s employees"})
@@ -323,6 +337,8 @@ func (fb *factBuilder) organization(subject, rest string, known bool) bool {
 	} else if m := orgSitesRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
 	} else if m := orgOutOfRe.FindStringSubmatch(rest); m != nil {
+		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
+	} else if m := orgInRe.FindStringSubmatch(rest); m != nil {
 		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
 	}
 	if org || len(facts) > 0 {

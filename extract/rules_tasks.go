@@ -278,6 +278,9 @@ var (
 	leadingConjRe = mustPattern(`(?i)^(?:and|or|but|so|also|then|please)\b[,\s]*`)
 )
 
+// offerRe offers something to whoever wants it.
+var offerRe = mustPattern(`(?i)^(?:does\s+|do\s+)?(?:anyone|anybody|you\s+guys|y'all)\s+(?:want|wants|fancy|fancies|up\s+for|hungry|thirsty|need\s+a\s+lift)\b`)
+
 // didAnyoneRe asks whether people did something.
 var didAnyoneRe = mustPattern(`(?i)^did\s+(?:anyone|anybody|everyone|everybody|you|y'all|you\s+guys|you\s+all)\s+([a-z]+)\b`)
 
@@ -319,6 +322,10 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 		t, ok = optionsQuestion(vocative.ReplaceAllString(tidy(s.text), ""))
 	}
 	if !ok || smallTalkRe.MatchString(t) || personalRe.MatchString(t) {
+		return found{}, false
+	}
+	if offerRe.MatchString(t) {
+		// "Anyone fancy a cuppa?": an offer, not an open question.
 		return found{}, false
 	}
 	if m := didAnyoneRe.FindStringSubmatch(t); m != nil && pastimes[lower(m[1])] {
