@@ -239,6 +239,41 @@ func weChoice(t *text) (found, bool) {
 	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
 }
 
+// plannedRe is a plan said without a subject that acts: "laundry is
+// going to be outsourced to Lavanda", "it's going to be fortnightly
+// episodes".
+var plannedRe = mustPattern(`(?i)^(?:(it)(?:'s|\s+is)\s+(?:going\s+to|gonna)\s+be|it(?:'ll|\s+will)\s+be|([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+(?:is|are)\s+(?:going\s+to|gonna)\s+be|([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+will\s+be)\s+(.+)`)
+
+// plannedChoice reads a plan that names the option it sets aside: "it's
+// going to be fortnightly episodes rather than weekly", "laundry is going
+// to be outsourced to Lavanda, not done in-house". Without the
+// alternative it is a forecast ("it's going to be hot").
+func plannedChoice(t *text) (found, bool) {
+	m := plannedRe.FindTextSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	subject, rest := m[2]+m[3], m[4]
+	if subject != "" && (vagueSubjects[lastWord(subject)] || itIsNotChoice[firstWord(subject)]) {
+		return found{}, false
+	}
+	if subject != "" && !passiveAfter("be "+rest) {
+		return found{}, false // "the party will be fun, not boring"
+	}
+	obj := choiceObject(rest)
+	if !strings.Contains(obj, ", not ") && !alternativeRe.MatchString(obj) {
+		return found{}, false
+	}
+	if !concreteObject(obj) {
+		return found{}, false
+	}
+	text := obj
+	if subject != "" {
+		text = subject + " " + obj
+	}
+	return found{typ: tenure.StateDecision, text: capitalize(text), conf: tenure.ConfidenceMedium}, true
+}
+
 // itIsNotChoice open what "X it is" does not choose: "I love how simple
 // it is", "that's how it is".
 var itIsNotChoice = map[string]bool{"i": true, "we": true, "you": true, "he": true, "she": true, "they": true,
@@ -259,6 +294,9 @@ func decision(mc *messageContext, t *text) (found, bool) {
 	}
 	if !ok {
 		f, ok = weChoice(t)
+	}
+	if !ok {
+		f, ok = plannedChoice(t)
 	}
 	if !ok {
 		if m := groupChoiceRe.FindTextSubmatch(t); m != nil && concreteObject(clauseAfter(m[2])) {
@@ -306,7 +344,7 @@ func decision(mc *messageContext, t *text) (found, bool) {
 // A short answer that picks one side of the question before it ("Should
 // we do a buffet or a plated dinner?" "Buffet then.") is a decision.
 var (
-	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is))?\s*[.!]*$`)
+	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is|wins|is\s+the\s+one|all\s+the\s+way|gets\s+my\s+vote))?\s*[.!]*$`)
 	eitherOrRe  = mustPattern(`(?i)\S\s+or\s+[^?]*\?`)
 	pickOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "sure": true, "thanks": true, "ok": true, "okay": true,
 		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}

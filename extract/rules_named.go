@@ -71,7 +71,7 @@ func (fb *factBuilder) named(c *text) {
 		return // "John is my cofounder": the relative's
 	}
 	if m := nameIsRe.FindTextSubmatch(c); m != nil && properNames(m[2]) {
-		fb.nameIs(m[1], m[2], m[3])
+		fb.nameIs(m[1], m[2], m[3], strings.HasPrefix(lower(c.s), "my "))
 		return
 	}
 	if m := theyRe.FindTextSubmatch(c); m != nil && mc.org != "" {
@@ -185,11 +185,11 @@ func isRole(v string) bool {
 	return roles[head] || roles[w[0]] || isOccupation(head)
 }
 
-// nameIs reads "our <role> is <name>": the role is the person's when it
-// names one ("our new locum is Dr. Petra Lindqvist"), and an organisation
-// after the name is their employer. A relative ("my partner is Alex") is
-// read by relative.
-func (fb *factBuilder) nameIs(what, name, org string) {
+// nameIs reads "our <role> is <name>" (mine is set when "my" opens it):
+// the role is the person's when it names one ("our new locum is Dr. Petra
+// Lindqvist"), and an organisation after the name is their employer. A
+// relative ("my partner is Alex") is read by relative.
+func (fb *factBuilder) nameIs(what, name, org string, mine bool) {
 	if _, after, ok := strings.Cut(what, "'s "); ok {
 		// "the museum's director is Helen Ashby"
 		what = after
@@ -199,7 +199,9 @@ func (fb *factBuilder) nameIs(what, name, org string) {
 		return
 	}
 	head := w[len(w)-1]
-	if relationWords[head] || head == "name" {
+	if head == "name" || relationWords[head] && (mine || head == "partner" || !roles[head] && !isOccupation(head)) {
+		// "My manager is Ines" names a relative (read by relative);
+		// "our night manager is Luka Babić" a role in the group.
 		return
 	}
 	fb.mc.person = name
