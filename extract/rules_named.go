@@ -209,7 +209,8 @@ func (fb *factBuilder) nameIs(what, name, org string, mine bool) {
 		w = w[1:]
 	}
 	v := strings.Join(w, " ")
-	if !isRole(v) && !agentNoun(v) {
+	if !isRole(v) && (mine || !agentNoun(v)) {
+		// "My favourite singer is Adele" is a taste, not a role.
 		return
 	}
 	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
@@ -294,7 +295,7 @@ var notAgents = set(`number, water, paper, order, summer, winter, letter, corner
 	answer, matter, dinner, quarter, chapter, cover, error, floor, door, colour, color, flavour, flavor,
 	mirror, monitor, poster, sticker, folder, binder, charger, heater, cooler, freezer, trailer, container,
 	weather, feather, leather, shoulder, finger, border, harbor, harbour, honor, honour, favour, favor,
-	labour, labor, meteor, interior, exterior, register, calendar, budget, timer, router, server, browser,
+	labour, labor, meteor, character, member, player, teenager, toddler, stranger, customer, user, interior, exterior, register, calendar, budget, timer, router, server, browser,
 	printer, scanner, speaker, trainer, sweater, powder, ladder, hammer, banner, barrier, tractor, motor, sensor`)
 
 // organization reads an organisation's facts from what a clause says of
