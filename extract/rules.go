@@ -86,6 +86,12 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			continue
 		}
 		mc := r.newMessageContext(b.Messages, i, pair)
+		if prev != nil {
+			mc.lastOrg = prev.org
+			if mc.lastOrg == "" {
+				mc.lastOrg = prev.lastOrg
+			}
+		}
 		if prev != nil && prev.msg.Speaker == m.Speaker && prev.msg.Role == m.Role {
 			// "My husband's picking up the crutches." "He's a paramedic
 			// ...": a speaker's next message goes on about whom the last
@@ -145,6 +151,10 @@ type messageContext struct {
 	// "they": "Dunmore Estates is a family business, they've been letting
 	// since 1986".
 	org string
+	// lastOrg is the last organisation a message before this one named,
+	// whoever spoke it, for "their": "Kestrel Motors, our parts supplier,
+	// ..." "Their manager, Ciara Byrne, ...".
+	lastOrg string
 	// addressee is whom "you" means: the other speaker of a two-person
 	// conversation, or "".
 	addressee string
@@ -207,8 +217,13 @@ type found struct {
 // text, and an action's owner and due date set.
 func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
 	var due string
-	if f.typ == tenure.StateAction || f.typ == tenure.StateConstraint {
+	switch f.typ {
+	case tenure.StateAction, tenure.StateConstraint:
 		f.text, due = r.datesExplicit(f.text, mc.msg.CreatedAt)
+	case tenure.StateDecision:
+		// "We've booked the barn for the 20th": the date the choice
+		// names, read away from the message, is the same date.
+		f.text, _ = r.datesExplicit(f.text, mc.msg.CreatedAt)
 	}
 	status := f.status
 	if status == "" {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -128,10 +129,11 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	if m := appositionRe.FindStringSubmatch(text); m != nil {
 		// "Hollis & Co, the caterer, is based in Oakland": the
 		// apposition says what the name is, the rest is said of it.
-		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
+		orgAppos := orgApposition(m[2], m[3])
+		if !orgAppos && !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
 			out = append(out, r.apposition(mc, m[1], m[2])...)
 		}
-		if orgKindRe.MatchString("is " + m[2]) {
+		if orgAppos || orgKindRe.MatchString("is "+m[2]) {
 			// "Greenhive, the beekeeping group, is based in Otley".
 			mc.org = m[1]
 		}
@@ -145,11 +147,22 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		return append(out, fb.out...)
 	} else if m != nil {
 		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
-			what := m[1]
-			if owner, _, _ := strings.Cut(text, " "); lower(owner) == "my" {
-				what = "my " + what
+			// The determiner says the apposition is someone's ("the
+			// installer", "my supervisor").
+			owner, _, _ := strings.Cut(text, " ")
+			what := "the " + m[1]
+			if lower(owner) == "my" {
+				what = "my " + m[1]
 			}
-			out = append(out, r.apposition(mc, m[2], what)...)
+			facts := r.apposition(mc, m[2], what)
+			if len(facts) > 0 && lower(owner) == "their" && mc.lastOrg != "" {
+				// "Their manager, Ciara Byrne, ...": the organisation
+				// named just before employs them.
+				fb := factBuilder{r: r, mc: mc, clause: text}
+				fb.add(FactPerson, m[2], factPattern{kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s works at %s"}, "works_at", mc.lastOrg)
+				facts = append(facts, fb.out...)
+			}
+			out = append(out, facts...)
 		}
 		text = m[2] + " " + m[3]
 	}
@@ -159,8 +172,22 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		// before it asks; the asking clause states nothing.
 		clauses = clauses[:len(clauses)-1]
 	}
+	prevName := ""
 	for _, c := range clauses {
 		c = tidy(discourseRe.ReplaceAllString(c, ""))
+		if name := prevName; name != "" && articleNounRe.MatchString(c) {
+			// "Our caterer is Tasca Verde, a family-run kitchen in Gaia
+			// with 15 staff": a noun phrase after a name says what it
+			// is; when that is an organisation, the name has no role.
+			facts := r.clauseFacts(mc, name+" is "+c)
+			if slices.ContainsFunc(facts, func(f Fact) bool { return f.Kind == FactOrganization }) {
+				out = slices.DeleteFunc(out, func(f Fact) bool { return f.Kind == FactPerson && f.Subject == name })
+			}
+			out = append(out, facts...)
+			prevName = ""
+			continue
+		}
+		prevName = trailingName(c)
 		if reportedRe.MatchString(c) {
 			// "My partner works at Spotify, she says ...": what follows
 			// a report is someone else's word.
@@ -213,17 +240,52 @@ func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
 		fb.add(FactPerson, subject, nameFact, "name", name)
 		return fb.out
 	}
+	definite := definiteRe.MatchString(what)
 	for _, a := range []string{"our ", "my ", "the ", "their ", "your ", "a ", "an ", "new "} {
 		what = strings.TrimPrefix(what, a)
 	}
 	v := titleOf(what)
-	if !isRole(v) {
+	if !isRole(v) && !(definite && agentNoun(v)) {
 		return nil
 	}
 	fb := factBuilder{r: r, mc: mc, clause: name + ", " + what}
 	mc.person = name
 	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
 	return fb.out
+}
+
+// definiteRe opens an apposition that says which one: "the installer",
+// "our accompanist", where "a runner" says what kind.
+var definiteRe = mustPattern(`(?i)^(?:our|my|the|their|your|his|her)\s`)
+
+// orgApposition reports whether an apposition says the name before it is
+// an organisation's: a kind of organisation ("our parts supplier", "the
+// family firm") when the rest says what only an organisation is ("has
+// been trading since 1987"), or a kind no person is ("the bakery").
+func orgApposition(what, rest string) bool {
+	if !orgKindRe.MatchString("is a " + definiteRe.ReplaceAllString(what, "")) {
+		return false
+	}
+	if !isOccupation(lastWord(what)) {
+		return true
+	}
+	return orgSinceRe.MatchString(rest) || orgFoundedRe.MatchString(rest) || orgEmployeesRe.MatchString(rest) || orgSizeRe.MatchString(rest)
+}
+
+// articleNounRe is a clause that is a noun phrase and nothing more: "a
+// family-run kitchen in Gaia with 15 staff".
+var articleNounRe = mustPattern(`(?i)^(?:a|an)\s+[\p{L}-]+(?:\s+[\p{L}\d,-]+)*$`)
+
+// trailingNameRe is a clause that ends with a name: "our caterer is Tasca
+// Verde".
+var trailingNameRe = mustPattern(`\bis\s+((?:[A-Z][\p{L}'-]+)(?:\s+(?:&\s+)?[A-Z][\p{L}'-]+){0,2})$`)
+
+// trailingName is the name a clause ends with after "is", or "".
+func trailingName(c string) string {
+	if m := trailingNameRe.FindStringSubmatch(c); m != nil && properNames(m[1]) {
+		return m[1]
+	}
+	return ""
 }
 
 // clauseFacts returns the facts of one clause.

@@ -104,7 +104,10 @@ var baseVerbs = map[string]string{"switching": "switch", "migrating": "migrate",
 	"sticking with": "stick with", "switching to": "switch to", "standardizing on": "standardize on", "standardising on": "standardise on",
 	"switched": "switch to", "migrated": "migrate to", "chose": "choose", "chosen": "choose",
 	"opted for": "opt for", "settled on": "settle on", "went with": "go with", "gone with": "go with",
-	"picked": "pick", "selected": "select", "decided on": "go with"}
+	"picked": "pick", "selected": "select", "decided on": "go with",
+	"booked": "book", "reserved": "reserve", "confirmed": "confirm", "ordered": "order", "hired": "hire", "locked in": "lock in",
+	"signed off on": "go with", "signed up for": "sign up for", "committed to": "commit to",
+	"put a deposit on": "book", "put a deposit down on": "book"}
 
 func base(i int) func([]string) string {
 	return func(m []string) string {
@@ -144,10 +147,23 @@ var decisionPhrases = []verbPhrase{
 	{re: mustPattern(`(?i)\bwe(?:'d|\s+would)\s+rather\s+([a-z]+)\s+(.+?\s+than\s+.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 }
 
+// bookedPhrases are a commitment already made, which settles the choice:
+// "we've booked the electrician for the 20th", "we signed off on the
+// Unox". A purchase told as news ("we ordered pizza last night") is not.
+var bookedPhrases = []verbPhrase{
+	{re: mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+(?:just\s+|now\s+|already\s+|finally\s+|also\s+)?(booked|reserved|confirmed|ordered|hired|locked\s+in|signed\s+off\s+on|signed\s+up\s+for|committed\s+to|put\s+a\s+deposit\s+(?:on|down\s+on))\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceHigh},
+}
+
+// pastTimeRe dates a sentence in the past: what it tells is news.
+var pastTimeRe = mustPattern(`(?i)\b(?:yesterday|last\s+(?:night|week|weekend|month|year|time|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ago|earlier\s+today|this\s+morning|back\s+then|once)\b`)
+
 // Decisions stated as a change: a labelled decision, "we replaced X with
 // Y", and "we're no longer using X" next to the choice that replaced it.
 var (
-	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution|outcome|consensus)(?:\s+(?:from|of)\s+[^:]{2,30})?\s*[:\-–]\s*(.+)`)
+	// decisionLabelRe is a labelled decision; the label may say whose it
+	// is ("decision from the board:") or what it settles ("final answer on
+	// the start time:"), which the item's text keeps.
+	decisionLabelRe = mustPattern(`(?i)^(?:decision|decided|final decision|final call|final answer|verdict|conclusion|resolution|outcome|consensus)(?:\s+(from|of|on|for|about)\s+([^:]{2,30}))?\s*[:\-–]\s*(.+)`)
 	replacedRe      = mustPattern(`(?i)\bwe(?:'ve|\s+have)?\s+replaced\s+(.+?)\s+with\s+(.+)`)
 	subjectRe       = mustPattern(`(?i)^(?:we|i)(?:'ll|\s+will)?\s+`)
 	noLongerRe      = mustPattern(`(?i)\bno\s+longer\s+(?:using|use|on|with|going\s+with)\s+([^\s,;.!?]+)`)
@@ -180,6 +196,9 @@ var weChoiceRe = mustPattern(`(?i)\bwe(?:'re|\s+are|'ll|\s+will)?\s+(?:(?:now|al
 // notOtherRe is the option a choice sets aside after a comma: ", not the
 // widefield scope".
 var notOtherRe = mustPattern(`(?i),\s+not\s+(\S.*)$`)
+
+// modalWords end a subject before a negated verb: "must not", "is not".
+var modalWords = set(`must, can, could, should, would, might, may, will, shall, is, are, was, were, am, do, does, did`)
 
 // auxiliaries are verbs that do not choose: "we can", "we need".
 var auxiliaries = set(`can, could, should, would, might, may, must, need, have, had, has, do, did, does, be,
@@ -220,6 +239,41 @@ func weChoice(t *text) (found, bool) {
 	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
 }
 
+// plannedRe is a plan said without a subject that acts: "laundry is
+// going to be outsourced to Lavanda", "it's going to be fortnightly
+// episodes".
+var plannedRe = mustPattern(`(?i)^(?:(it)(?:'s|\s+is)\s+(?:going\s+to|gonna)\s+be|it(?:'ll|\s+will)\s+be|([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+(?:is|are)\s+(?:going\s+to|gonna)\s+be|([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+will\s+be)\s+(.+)`)
+
+// plannedChoice reads a plan that names the option it sets aside: "it's
+// going to be fortnightly episodes rather than weekly", "laundry is going
+// to be outsourced to Lavanda, not done in-house". Without the
+// alternative it is a forecast ("it's going to be hot").
+func plannedChoice(t *text) (found, bool) {
+	m := plannedRe.FindTextSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	subject, rest := m[2]+m[3], m[4]
+	if subject != "" && (vagueSubjects[lastWord(subject)] || itIsNotChoice[firstWord(subject)]) {
+		return found{}, false
+	}
+	if subject != "" && !passiveAfter("be "+rest) {
+		return found{}, false // "the party will be fun, not boring"
+	}
+	obj := choiceObject(rest)
+	if !strings.Contains(obj, ", not ") && !alternativeRe.MatchString(obj) {
+		return found{}, false
+	}
+	if !concreteObject(obj) {
+		return found{}, false
+	}
+	text := obj
+	if subject != "" {
+		text = subject + " " + obj
+	}
+	return found{typ: tenure.StateDecision, text: capitalize(text), conf: tenure.ConfidenceMedium}, true
+}
+
 // itIsNotChoice open what "X it is" does not choose: "I love how simple
 // it is", "that's how it is".
 var itIsNotChoice = map[string]bool{"i": true, "we": true, "you": true, "he": true, "she": true, "they": true,
@@ -240,6 +294,9 @@ func decision(mc *messageContext, t *text) (found, bool) {
 	}
 	if !ok {
 		f, ok = weChoice(t)
+	}
+	if !ok {
+		f, ok = plannedChoice(t)
 	}
 	if !ok {
 		if m := groupChoiceRe.FindTextSubmatch(t); m != nil && concreteObject(clauseAfter(m[2])) {
@@ -272,6 +329,9 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		f, ok = answerShould(mc)
 	}
 	if !ok {
+		f, ok = answerWe(mc, t)
+	}
+	if !ok {
 		return f, false
 	}
 	if m := noLongerRe.FindStringSubmatch(mc.msg.Content); m != nil && tenure.SupersessionTrigger(f.text) != "instead" &&
@@ -284,7 +344,7 @@ func decision(mc *messageContext, t *text) (found, bool) {
 // A short answer that picks one side of the question before it ("Should
 // we do a buffet or a plated dinner?" "Buffet then.") is a decision.
 var (
-	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is))?\s*[.!]*$`)
+	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is|wins|is\s+the\s+one|all\s+the\s+way|gets\s+my\s+vote))?\s*[.!]*$`)
 	eitherOrRe  = mustPattern(`(?i)\S\s+or\s+[^?]*\?`)
 	pickOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "sure": true, "thanks": true, "ok": true, "okay": true,
 		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
@@ -328,7 +388,7 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		isSpeaker(m[1], mc.before) || isSpeaker(m[1], []tenure.Message{*mc.msg}) {
 		return found{}, false
 	}
-	if containsWords(q[0], m[1]) {
+	if containsWords(q[0], m[1]) && !pronounObjects[lastWord(lower(tidy(m[1])))] {
 		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + choiceTail(q[0], m[1]), conf: tenure.ConfidenceMedium}, true
 	}
 	if side := sideOf(q[0], firstWord(m[1])); side != "" && len(words(m[1])) <= 3 {
@@ -434,12 +494,25 @@ func sideOf(q, verb string) string {
 			rest = rest[:end]
 		}
 		rest = tidy(strings.TrimRight(rest, "?"))
-		if concreteObject(strings.TrimPrefix(lower(rest), verb+" ")) {
+		obj := strings.TrimPrefix(lower(rest), verb+" ")
+		if concreteObject(obj) {
 			return rest
+		}
+		if m := firstOptionRe.FindStringSubmatch(q[:k]); m != nil && sep[1:3] == "or" && pronounObjects[obj] && concreteObject(m[1]) {
+			// "keep the bonfire night or scrap it?" "Scrap it": "it" is
+			// what the first option is done to.
+			return verb + " " + tidy(m[1])
 		}
 	}
 	return ""
 }
+
+// firstOptionRe is the object of the option a question opens with: "the
+// bonfire night" of "do we keep the bonfire night".
+var firstOptionRe = mustPattern(`(?i)\b(?:we|i|you)\s+[a-z]+\s+(.+)$`)
+
+// pronounObjects stand for an object named before.
+var pronounObjects = map[string]bool{"it": true, "them": true, "that": true, "this": true}
 
 // thenRe is a short pick closed with "then": "Druckhaus Berg, then".
 var thenRe = mustPattern(`(?i)^([^,;]{2,40}?),?\s+then$`)
@@ -485,6 +558,11 @@ func answerContrast(mc *messageContext, t string) (found, bool) {
 		return found{}, false
 	}
 	pick, other := tidy(m[1]), tidy(m[2])
+	if pw := words(pick); len(pw) > 0 && (auxiliaries[pw[len(pw)-1]] || modalWords[pw[len(pw)-1]]) {
+		// "Hoses must not be left running": a negated verb, not an
+		// option set aside.
+		return found{}, false
+	}
 	if len(words(pick)) > 4 || len(words(other)) > 4 || !concreteObject(pick) || !concreteObject(other) ||
 		pickOpeners[firstWord(pick)] || itIsNotChoice[firstWord(pick)] || personWords[firstWord(pick)] {
 		return found{}, false
@@ -508,6 +586,47 @@ var (
 	yesRe    = mustPattern(`(?i)^(?:yes|yep|yeah|yup|agreed|definitely|absolutely|correct)\b`)
 	shouldRe = mustPattern(`(?i)^(?:so\s+|and\s+|ok\s+)?(?:should|shall)\s+(we|[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+([a-z].*?)\s*\?$`)
 )
+
+// An answer to a question about what the group does ("Do we keep the old
+// tyre machine?", "Are we dropping Python 3.8?") that says what the group
+// will do ("No, we're selling the old one and leasing a new machine")
+// decides it.
+var (
+	weQuestionRe = mustPattern(`(?i)\b(?:do|does|should|shall|are|will|can)\s+we\b[^?]*\?`)
+	weAnswerRe   = mustPattern(`(?i)^(?:(?:no|nope|nah|yes|yep|yeah|yup)\b[,.!]*\s+)?we(?:'re|\s+are|'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to)\s+(?:now\s+|also\s+|just\s+|definitely\s+)?([a-z]+)\b(.*)`)
+	andIngRe     = mustPattern(`\band\s+([a-z]+ing)\b`)
+)
+
+// answerWe reads what the group will do, said in answer to a question
+// another speaker asked about it in the few messages before.
+func answerWe(mc *messageContext, t *text) (found, bool) {
+	if !mc.human || len(mc.before) == 0 {
+		return found{}, false
+	}
+	m := weAnswerRe.FindTextSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	b := &mc.before[len(mc.before)-1]
+	if b.Speaker == mc.msg.Speaker || !weQuestionRe.MatchString(b.Content) {
+		return found{}, false
+	}
+	verb := lower(m[1])
+	if strings.HasSuffix(verb, "ing") {
+		verb = ingBase(verb)
+	}
+	if auxiliaries[verb] || idleVerbs[verb] || stopwords[verb] || pastimes[verb] {
+		return found{}, false
+	}
+	obj := clauseAfter(m[2])
+	if !concreteObject(obj) {
+		return found{}, false
+	}
+	// "selling the old one and leasing a new machine": both verbs in
+	// their plain form.
+	obj = andIngRe.re.ReplaceAllStringFunc(obj, func(s string) string { return "and " + ingBase(strings.TrimPrefix(s, "and ")) })
+	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
+}
 
 // ruleLike reports whether s states a rule: an order not to, a binding
 // modal, a "never".
@@ -553,15 +672,30 @@ func decisionOf(t *text) (found, bool) {
 		}
 	}
 	if m := decisionLabelRe.FindTextSubmatch(t); m != nil {
-		if f, ok := matchPhrases(decisionPhrases, newText(m[1])); ok {
+		if f, ok := matchPhrases(decisionPhrases, newText(m[3])); ok {
 			f.conf = tenure.ConfidenceHigh
 			return f, true
 		}
-		if rest := clauseAfter(subjectRe.ReplaceAllString(m[1], "")); hasContentWord(rest) {
+		rest := clauseAfter(subjectRe.ReplaceAllString(m[3], ""))
+		if n := notOtherRe.FindStringSubmatch(m[3]); n != nil && rest != "" {
+			// "7 to 3, not 8 to 4": the option set aside stays.
+			rest += ", not " + clauseAfter(n[1])
+		}
+		if lower(m[1]) != "from" && lower(m[1]) != "of" && m[2] != "" {
+			// "Final answer on the start time: 5:30": what it settles.
+			rest = strings.TrimPrefix(strings.TrimPrefix(tidy(m[2]), "the "), "our ") + ": " + rest
+		}
+		if hasContentWord(rest) {
 			return found{text: capitalize(rest), conf: tenure.ConfidenceHigh, typ: tenure.StateDecision}, true
 		}
 	}
-	return matchPhrases(decisionPhrases, t)
+	if f, ok := matchPhrases(decisionPhrases, t); ok {
+		return f, true
+	}
+	if pastTimeRe.MatchText(t) {
+		return found{}, false
+	}
+	return matchPhrases(bookedPhrases, t)
 }
 
 func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
@@ -570,7 +704,7 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 		if m == nil {
 			continue
 		}
-		verb, obj := p.verb(m), clauseAfter(m[p.object])
+		verb, obj := p.verb(m), choiceObject(m[p.object])
 		if to, ok := strings.CutPrefix(obj, "to "); ok && (verb == "switch" || verb == "migrate" || verb == "move") {
 			// "we're switching to the annual plan"
 			verb, obj = verb+" to", to
@@ -593,6 +727,25 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 		return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: p.conf}, true
 	}
 	return found{}, false
+}
+
+// choiceObject is the object of a chosen verb: its first clause, the
+// value after a colon ("locked in the programme: the Rutter"), and the
+// option set aside after a comma (", not the Britten").
+func choiceObject(raw string) string {
+	obj := clauseAfter(raw)
+	rest := strings.TrimSpace(strings.TrimPrefix(raw, obj))
+	if v, ok := strings.CutPrefix(rest, ": "); ok && obj != "" {
+		if v = clauseAfter(v); hasContentWord(v) {
+			obj += ": " + v
+		}
+	}
+	if n := notOtherRe.FindStringSubmatch(raw); n != nil && obj != "" {
+		if other := clauseAfter(n[1]); concreteObject(other) && len(words(other)) <= 6 {
+			obj += ", not " + other
+		}
+	}
+	return obj
 }
 
 // choicePreps are the prepositions a chosen verb may take before its

@@ -10,7 +10,7 @@ import (
 // is a risk that ...", a worried speaker, and a named thing that might
 // break or fail.
 var (
-	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|biggest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
+	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:the\s+|one\s+|only\s+|main\s+|biggest\s+)+thing\s+that\s+(?:could|might|may|can|would|will)\s+[a-z]+(?:\s+(?:us|me|this|it|things|wrong|up))?\s+is\s+(?:that\s+)?|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|bigger|biggest|real|key|other|greatest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
 	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+|good\s+|fair\s+|decent\s+|strong\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
 	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous|afraid)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
@@ -49,7 +49,15 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 	switch {
 	case riskLabelRe.MatchText(tx):
 		m := riskLabelRe.FindStringSubmatch(t)
-		f.text = clauseAfter(m[1] + m[2])
+		rest := m[1] + m[2]
+		f.text = clauseAfter(rest)
+		if after := strings.TrimPrefix(strings.TrimPrefix(rest, f.text), ","); len(words(f.text)) <= 3 && after != rest {
+			// "What worries me is the basses, we've only got three": the
+			// clause after a short noun phrase says what the worry is.
+			if c := clauseAfter(after); hasContentWord(c) {
+				f.text += ", " + c
+			}
+		}
 	case riskThereRe.MatchText(tx):
 		// "There's a chance the cutover breaks email": the text keeps the
 		// word that makes it a risk rather than a report.
@@ -102,9 +110,9 @@ var (
 	// deadlineRe names a date that binds: a deadline, a freeze, an expiry.
 	deadlineRe = mustPattern(`(?i)\b(?:deadline|frozen|freeze|expires|expiry|expiring)\b`)
 	budgetRe   = mustPattern(`(?i)\bbudget\b(?:\s+\w+){0,4}?\s+(?:is|of|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?\d`)
-	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)\b`)
+	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:strictly\s+|absolutely\s+|completely\s+|totally\s+)?(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re)\s+only\s+(?:allowed|permitted)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)\b`)
 	// strongModalRe are the modals that bind without a number or date.
-	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)$`)
+	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:strictly\s+|absolutely\s+|completely\s+|totally\s+)?(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re)\s+only\s+(?:allowed|permitted)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)$`)
 	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
 	// binds when someone other than the speaker or the listener cannot do
 	// something a rule can forbid (not "we can't wait").
@@ -156,6 +164,14 @@ var unruledVerbs = map[string]bool{"wait": true, "believe": true, "find": true, 
 
 // noThings are what "no" opens without forbidding anything: "no worries",
 // "no idea".
+// noSubjectRe is a negated subject with a passive or a modal: "no
+// alcohol is to be served", "no pets are allowed", "no visitors may stay".
+// The second submatch is the modal, when one governs the verb (the third).
+var noSubjectRe = mustPattern(`(?i)^no\s+([a-z][a-z-]*)(?:\s+[a-z][a-z-]*){0,2}?\s+(?:(?:is|are)\s+(?:to\s+be\s+)?|(?:is|are)\s+to\s+|(may|can|shall|should|must|will)\s+(?:be\s+)?)([a-z]+)\b`)
+
+// permitWords say what a rule allows.
+var permitWords = set(`allowed, permitted, welcome, tolerated, accepted`)
+
 var noThings = map[string]bool{"worries": true, "worry": true, "idea": true, "problem": true, "problems": true,
 	"way": true, "one": true, "clue": true, "rush": true, "pressure": true, "need": true, "longer": true,
 	"more": true, "thanks": true, "doubt": true, "matter": true, "kidding": true}
@@ -213,6 +229,10 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 			// with no subject is a fragment.
 		case lim != nil:
 			return high(m[0], max(m[1], lim[1]))
+		case classDuty(subject, t[m[2]:m[3]], t[m[1]:]):
+			// "Guests have to sign the release form before we record":
+			// a duty of a class of people, within a scope, is a rule.
+			return high(m[0], len(t))
 		case due != nil:
 			return high(m[0], max(m[1], due[1]))
 		case strongModalRe.MatchString(t[m[2]:m[3]]) && (sw == "you" || !vagueSubjects[sw]):
@@ -236,6 +256,14 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	}
 	if m := noRe.FindTextSubmatchIndex(tx); m != nil && !noThings[lower(t[m[2]:m[3]])] {
 		return high(m[0], m[1])
+	}
+	if m := noSubjectRe.FindTextSubmatchIndex(tx); m != nil && !noThings[lower(t[m[2]:m[3]])] {
+		if v := lower(t[m[6]:m[7]]); permitWords[v] || strings.HasSuffix(v, "ed") || strings.HasSuffix(v, "en") ||
+			m[4] >= 0 && !strings.HasSuffix(v, "ing") && !stopwords[v] {
+			// "No alcohol is to be served before 5pm", "no visitors may
+			// stay overnight": a rule of a negated subject.
+			return high(m[0], len(t))
+		}
 	}
 	if m := avoidRe.FindTextIndex(tx); m != nil {
 		return high(m[0], m[1])
@@ -297,6 +325,22 @@ func personsDuty(subject, modal string) bool {
 	return dutyRe.MatchString(modal) && properNames(subject) && !isOrgName(subject) && len(strings.Fields(subject)) <= 3
 }
 
+// haveToRe is an obligation that binds a person or a rule alike.
+var haveToRe = mustPattern(`(?i)^(?:has\s+to|have\s+to)$`)
+
+// classDuty reports whether a "have to" binds a class ("guests", "all
+// drivers") within a scope ("before we record"), which makes it a rule
+// rather than someone's task.
+func classDuty(subject, modal, rest string) bool {
+	w := words(subject)
+	if !haveToRe.MatchString(modal) || len(w) == 0 || len(w) > 4 || !scopeRe.MatchString(rest) {
+		return false
+	}
+	head := w[len(w)-1]
+	return len(head) > 3 && strings.HasSuffix(head, "s") && !strings.HasSuffix(head, "ss") && !vagueSubjects[head] &&
+		!unruledSubjects[head] && !isProperName(lastWord(subject)) && !relationWords[strings.TrimSuffix(head, "s")]
+}
+
 // Rules said by negating the subject or the verb rather than with a
 // modal: "controlled drugs never leave the cabinet unsigned", "nobody
 // takes the X-ray room without telling Emeka", "a new unit is off the
@@ -332,7 +376,7 @@ var (
 	// a thing ("kitchen staff shouldn't wear rings"), not of a person.
 	shouldNotRe = mustPattern(`(?i)\b(?:shouldn't|should\s+not)\s+[a-z]`)
 	// offLimitsRe is a predicate that rules something out.
-	offLimitsRe = mustPattern(`(?i)\b(?:is|are|'s|'re|stays?|remains?)\s+(?:strictly\s+|completely\s+)?(?:off[-\s]limits|off\s+the\s+(?:table|menu)|out\s+of\s+bounds|out\s+of\s+the\s+question|not\s+an\s+option|a\s+no[-\s]go|non[-\s]negotiable|not\s+negotiable)\b`)
+	offLimitsRe = mustPattern(`(?i)\b(?:is|are|'s|'re|stays?|remains?)\s+(?:strictly\s+|completely\s+)?(?:off[-\s]limits|off\s+the\s+(?:table|menu)|out\s+of\s+bounds|out\s+of\s+the\s+question|not\s+an\s+option|a\s+no[-\s]go|a\s+(?:hard|firm|flat|definite|big)\s+no|non[-\s]negotiable|not\s+negotiable)\b`)
 )
 
 // statives are verbs whose "nobody ..." or "... never ..." is an opinion

@@ -71,7 +71,7 @@ func (fb *factBuilder) named(c *text) {
 		return // "John is my cofounder": the relative's
 	}
 	if m := nameIsRe.FindTextSubmatch(c); m != nil && properNames(m[2]) {
-		fb.nameIs(m[1], m[2], m[3])
+		fb.nameIs(m[1], m[2], m[3], strings.HasPrefix(lower(c.s), "my "))
 		return
 	}
 	if m := theyRe.FindTextSubmatch(c); m != nil && mc.org != "" {
@@ -185,11 +185,11 @@ func isRole(v string) bool {
 	return roles[head] || roles[w[0]] || isOccupation(head)
 }
 
-// nameIs reads "our <role> is <name>": the role is the person's when it
-// names one ("our new locum is Dr. Petra Lindqvist"), and an organisation
-// after the name is their employer. A relative ("my partner is Alex") is
-// read by relative.
-func (fb *factBuilder) nameIs(what, name, org string) {
+// nameIs reads "our <role> is <name>" (mine is set when "my" opens it):
+// the role is the person's when it names one ("our new locum is Dr. Petra
+// Lindqvist"), and an organisation after the name is their employer. A
+// relative ("my partner is Alex") is read by relative.
+func (fb *factBuilder) nameIs(what, name, org string, mine bool) {
 	if _, after, ok := strings.Cut(what, "'s "); ok {
 		// "the museum's director is Helen Ashby"
 		what = after
@@ -199,7 +199,9 @@ func (fb *factBuilder) nameIs(what, name, org string) {
 		return
 	}
 	head := w[len(w)-1]
-	if relationWords[head] || head == "name" {
+	if head == "name" || relationWords[head] && (mine || head == "partner" || !roles[head] && !isOccupation(head)) {
+		// "My manager is Ines" names a relative (read by relative);
+		// "our night manager is Luka Babić" a role in the group.
 		return
 	}
 	fb.mc.person = name
@@ -207,7 +209,8 @@ func (fb *factBuilder) nameIs(what, name, org string) {
 		w = w[1:]
 	}
 	v := strings.Join(w, " ")
-	if !isRole(v) {
+	if !isRole(v) && (mine || !agentNoun(v)) {
+		// "My favourite singer is Adele" is a taste, not a role.
 		return
 	}
 	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
@@ -255,6 +258,46 @@ var (
 	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
 )
 
+// tradingRe is a going concern only a business is: "trading", "in
+// business".
+var tradingRe = mustPattern(`(?i)\b(?:trading|in\s+business)\b`)
+
+// orgInRe is where a kind of thing is: "is a family-run kitchen in Gaia",
+// said of an organisation.
+var orgInRe = mustPattern(`(?i)^(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?[\p{L}-]+\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+
+// staffRe is a size only an organisation has: staff, employees.
+var staffRe = mustPattern(`(?i)\b(?:employees|staff|workers)\b`)
+
+// agentNoun reports whether a word names a person by what they do, by its
+// form ("accompanist", "installer", "translator", "librarian"): read as a
+// role only where the clause says it is someone's ("our accompanist is
+// Gareth Lloyd", "the installer, Sunita Rao,").
+func agentNoun(v string) bool {
+	w := words(v)
+	if len(w) == 0 || len(w) > 3 {
+		return false
+	}
+	head := w[len(w)-1]
+	if len(head) < 6 || notAgents[head] || relationWords[head] {
+		return false
+	}
+	for _, suf := range []string{"ist", "er", "or", "ian"} {
+		if strings.HasSuffix(head, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// notAgents end like agent nouns and name things.
+var notAgents = set(`number, water, paper, order, summer, winter, letter, corner, center, centre, computer,
+	answer, matter, dinner, quarter, chapter, cover, error, floor, door, colour, color, flavour, flavor,
+	mirror, monitor, poster, sticker, folder, binder, charger, heater, cooler, freezer, trailer, container,
+	weather, feather, leather, shoulder, finger, border, harbor, harbour, honor, honour, favour, favor,
+	labour, labor, meteor, character, member, player, teenager, toddler, stranger, customer, user, interior, exterior, register, calendar, budget, timer, router, server, browser,
+	printer, scanner, speaker, trainer, sweater, powder, ladder, hammer, banner, barrier, tractor, motor, sensor`)
+
 // organization reads an organisation's facts from what a clause says of
 // subject, and reports whether it found any. "Based in" alone may be said
 // of a person; with another organisation fact, as "headquartered", said of
@@ -267,12 +310,24 @@ func (fb *factBuilder) organization(subject, rest string, known bool) bool {
 	if m := orgFoundedRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"founded", m[1], "%s was founded in %s"})
 	} else if m := orgSinceRe.FindStringSubmatch(rest); m != nil {
-		weak = append(weak, [3]string{"founded", m[1], "%s was founded in %s"})
+		f := [3]string{"founded", m[1], "%s was founded in %s"}
+		if tradingRe.MatchString(m[0]) {
+			// "been trading since 1962": only a business trades.
+			facts = append(facts, f)
+		} else {
+			weak = append(weak, f)
+		}
 	}
 	if m := orgEmployeesRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"employees", strings.ReplaceAll(m[1], ",", ""), "%s has %s employees"})
 	} else if m := orgSizeRe.FindStringSubmatch(rest); m != nil {
-		weak = append(weak, [3]string{"employees", strings.ReplaceAll(m[1]+m[2], ",", ""), "%s has %s employees"})
+		f := [3]string{"employees", strings.ReplaceAll(m[1]+m[2], ",", ""), "%s has %s employees"}
+		if staffRe.MatchString(m[0]) {
+			// "with about 30 staff": only an organisation has staff.
+			facts = append(facts, f)
+		} else {
+			weak = append(weak, f)
+		}
 	}
 	if m := orgHQRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
@@ -285,6 +340,8 @@ func (fb *factBuilder) organization(subject, rest string, known bool) bool {
 	} else if m := orgSitesRe.FindStringSubmatch(rest); m != nil {
 		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
 	} else if m := orgOutOfRe.FindStringSubmatch(rest); m != nil {
+		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
+	} else if m := orgInRe.FindStringSubmatch(rest); m != nil {
 		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
 	}
 	if org || len(facts) > 0 {

@@ -156,10 +156,16 @@ func (s score) String() string {
 // written before the fourth round of rules and measured untuned first: they
 // are never tuned on. The development threads t-vet, t-garden, t-lease,
 // t-agency, t-kitchen, t-lab, t-museum, t-knee and t-charity were written for the fourth round,
-// after h5's first look.
+// after h5's first look. Threads "h6-*" (a logistics firm's dispatch team, a
+// tenant and a landlord fixing repairs, a software team's release planning,
+// a family planning a wedding) were written before the fifth round of rules
+// and measured untuned first: they are never tuned on. The development
+// threads t-bakery, t-choir, t-garage, t-conf, t-allot, t-hostel and
+// t-podcast were written for the fifth round, after h6's first look.
 var parts = []struct{ name, prefix string }{
 	{"development (t-*)", "t-"}, {"held out, round 1 (h-*)", "h-"}, {"held out, round 2 (h2-*)", "h2-"},
 	{"held out, round 3 (h3-*)", "h3-"}, {"held out, round 4 (h4-*)", "h4-"}, {"held out, round 5 (h5-*)", "h5-"},
+	{"held out, round 6 (h6-*)", "h6-"},
 }
 
 // partOf is the index in parts of a thread's part.
@@ -208,19 +214,26 @@ var heldOutFloors = []heldOut{
 	// the floors are those numbers less about one item.
 	{prefix: "h3-", types: map[string]struct{ precision, recall float64 }{
 		"decision": {0.80, 0.50}, "constraint": {0.90, 0.55}, "action": {0.65, 0.45}, "risk": {0.90, 0.50},
-		"question": {0.65, 0.80}, "fact": {0.75, 0.40},
+		"question": {0.65, 0.80}, "fact": {0.80, 0.45},
 	}, owners: 1, dues: 1},
 	// h4's action precision fell by one item in the fourth round (0.88 to
-	// 0.78; docs/benchmarks.md, round 4).
+	// 0.78) and came back in the fifth, which also raised its decisions
+	// (0.60 / 0.43 to 0.83 / 0.71; docs/benchmarks.md, rounds 4 and 5).
 	{prefix: "h4-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.55, 0.40}, "constraint": {0.90, 0.75}, "action": {0.75, 0.80}, "risk": {0.90, 0.45},
+		"decision": {0.80, 0.70}, "constraint": {0.90, 0.75}, "action": {0.85, 0.85}, "risk": {0.90, 0.45},
 		"question": {0.90, 0.90}, "fact": {0.90, 0.40},
 	}, owners: 1, dues: 1},
 	// Measured untuned, then once after the fourth round of rules.
 	{prefix: "h5-", types: map[string]struct{ precision, recall float64 }{
 		"decision": {0.90, 0.40}, "constraint": {0.85, 0.50}, "action": {0.85, 0.60}, "risk": {0.90, 0.45},
-		"question": {0.85, 0.85}, "fact": {0.90, 0.55},
+		"question": {0.85, 0.85}, "fact": {0.90, 0.60},
 	}, owners: 1, dues: 1},
+	// Measured untuned, then once after the fifth round of rules; two
+	// found actions state a due date the rules read otherwise.
+	{prefix: "h6-", types: map[string]struct{ precision, recall float64 }{
+		"decision": {0.75, 0.65}, "constraint": {0.90, 0.75}, "action": {0.75, 0.65}, "risk": {0.70, 0.70},
+		"question": {0.90, 0.65}, "fact": {0.90, 0.45},
+	}, owners: 1, dues: 0.70},
 }
 
 // TestRulesQuality measures the extractor against testdata/labelled.jsonl

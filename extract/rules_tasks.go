@@ -44,6 +44,12 @@ var (
 	// taskIsRe is a named person's task stated as such: "Pieter's task
 	// this week is to photograph the new acquisitions".
 	taskIsRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+)'s\s+(?:main\s+)?(?:job|task|homework|assignment|action)(?:\s+(?:this|next)\s+(?:week|month|sprint))?\s+is\s+to\s+([a-z][a-z-]*)\b(.*)$`)
+	// assignedRe is a duty handed to the person addressed: "Ana, you're in
+	// charge of tickets this year", "Kwame, you're on Saturdays".
+	assignedRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+),\s+you(?:'re|\s+are)\s+(?:now\s+|also\s+)?(?:on|in\s+charge\s+of|responsible\s+for|on\s+the\s+hook\s+for|covering|handling)\s+(.+)$`)
+	// labelRe is a short label a sentence opens with: "Last thing:",
+	// "Update:", "For the record:".
+	labelRe = mustPattern(`^(?:[A-Za-z][\p{L}-]*\s+){0,2}[A-Za-z][\p{L}-]*:\s+([A-Z].*)$`)
 	// pleaseRe is an order to a named person: "Sven, please update the
 	// runbook before Friday".
 	pleaseRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+),?\s+(?:please|pls|kindly)\s+([a-z][a-z-]*)\b(.*)$`)
@@ -107,9 +113,23 @@ var (
 // ..., she'll pick the wine"), whose owner is that person.
 func named(mc *messageContext, t *text) (found, bool) {
 	if m := pleaseRe.FindTextSubmatch(t); m != nil && isProperName(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
-		f, ok := task(m[2], m[3], tenure.ConfidenceHigh)
+		f, ok := askedTask(m[2], m[3], tenure.ConfidenceHigh)
 		f.owner = m[1]
 		return f, ok
+	}
+	if m := assignedRe.FindTextSubmatch(t); m != nil && isProperName(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
+		// "Lotte, you're on the early bake every Tuesday": a duty
+		// handed to the person addressed.
+		f, ok := task("handle", m[2], tenure.ConfidenceMedium)
+		f.owner = m[1]
+		return f, ok
+	}
+	if m := labelRe.FindTextSubmatch(t); m != nil {
+		// "Last thing: Raj will repaint the bay markings": what follows
+		// a short label is read on its own.
+		if f, ok := named(mc, newText(m[1])); ok {
+			return f, true
+		}
 	}
 	if m := thirdRe.FindTextSubmatch(t); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
 		f, ok := task(m[2], m[3], tenure.ConfidenceHigh)
@@ -210,6 +230,15 @@ func task(verb, rest string, conf tenure.Confidence) (found, bool) {
 	return found{typ: tenure.StateAction, text: capitalize(verb + " " + obj), conf: conf}, true
 }
 
+// askedTask is task for a verb someone is asked to do, where "get" takes
+// an object ("please get three quotes for the compressor").
+func askedTask(verb, rest string, conf tenure.Confidence) (found, bool) {
+	if obj := clauseAfter(rest); lower(verb) == "get" && concreteObject(obj) && len(words(obj)) >= 2 {
+		return found{typ: tenure.StateAction, text: capitalize("get " + obj), conf: conf}, true
+	}
+	return task(verb, rest, conf)
+}
+
 // request is "can you <verb> ... by <date>?": a task handed to someone with
 // a deadline. Without a deadline it is too often a favour asked in passing
 // ("can you help me plan a trip?"). "me" is the speaker.
@@ -231,7 +260,7 @@ func request(mc *messageContext, t string) (found, bool) {
 		rest = meRe.ReplaceAllString(rest, mc.msg.Speaker)
 		rest = myRe.ReplaceAllString(rest, "${1}"+mc.msg.Speaker+"'s${2}")
 	}
-	f, ok := task(m[1], rest, tenure.ConfidenceMedium)
+	f, ok := askedTask(m[1], rest, tenure.ConfidenceMedium)
 	f.owner = owner
 	return f, ok
 }
@@ -248,6 +277,12 @@ var (
 	questionCutRe = mustPattern(`,\s+|;\s+|:\s+|\s+[-–—]\s+`)
 	leadingConjRe = mustPattern(`(?i)^(?:and|or|but|so|also|then|please)\b[,\s]*`)
 )
+
+// offerRe offers something to whoever wants it.
+var offerRe = mustPattern(`(?i)^(?:does\s+|do\s+)?(?:anyone|anybody|you\s+guys|y'all)\s+(?:want|wants|fancy|fancies|up\s+for|hungry|thirsty|need\s+a\s+lift)\b`)
+
+// didAnyoneRe asks whether people did something.
+var didAnyoneRe = mustPattern(`(?i)^did\s+(?:anyone|anybody|everyone|everybody|you|y'all|you\s+guys|you\s+all)\s+([a-z]+)\b`)
 
 // vagueQuestionWords carry no topic of their own in a question.
 var vagueQuestionWords = map[string]bool{"happen": true, "awesom": true, "cool": true, "thing": true, "fun": true}
@@ -287,6 +322,15 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 		t, ok = optionsQuestion(vocative.ReplaceAllString(tidy(s.text), ""))
 	}
 	if !ok || smallTalkRe.MatchString(t) || personalRe.MatchString(t) {
+		return found{}, false
+	}
+	if offerRe.MatchString(t) {
+		// "Anyone fancy a cuppa?": an offer, not an open question.
+		return found{}, false
+	}
+	if m := didAnyoneRe.FindStringSubmatch(t); m != nil && pastimes[lower(m[1])] {
+		// "Did anyone watch the baking show last night?": what people
+		// did for themselves is conversation.
 		return found{}, false
 	}
 	cw := 0
@@ -406,9 +450,27 @@ func thirdNow(mc *messageContext, t *text) (found, bool) {
 		// running the blots by Thursday" is due.
 		return found{}, false
 	}
-	f, ok := task(verb, rest, tenure.ConfidenceMedium)
+	f, ok := prepTask(verb, rest, tenure.ConfidenceMedium)
 	f.owner = m[1]
 	return f, ok
+}
+
+// taskPreps may follow a verb before what it is done with: "rehearse with
+// the soloists", "apply for the permit".
+var taskPreps = map[string]bool{"with": true, "for": true, "to": true, "on": true, "about": true, "at": true, "into": true}
+
+// prepTask is task, or when the object opens with a preposition, the verb
+// with it: a dated task of a named person ("Gareth is rehearsing with the
+// soloists on Wednesday") names what it is done with.
+func prepTask(verb, rest string, conf tenure.Confidence) (found, bool) {
+	if f, ok := task(verb, rest, conf); ok {
+		return f, true
+	}
+	prep, after, ok := strings.Cut(strings.TrimSpace(rest), " ")
+	if !ok || !taskPreps[lower(prep)] || idleVerbs[lower(verb)] {
+		return found{}, false
+	}
+	return task(lower(verb)+" "+lower(prep), after, conf)
 }
 
 // pastimes are what people do for themselves, which "Lotte is visiting
@@ -462,5 +524,29 @@ func ingBase(v string) string {
 	if n := len(stem); n >= 3 && stem[n-1] == stem[n-2] && !strings.ContainsRune("lsfzaeiou", rune(stem[n-1])) {
 		return stem[:n-1] // "dropping", "planning", but "calling", "passing"
 	}
+	if silentE(stem) {
+		return stem + "e"
+	}
 	return stem
+}
+
+// silentE reports whether a stem cut from an -ing form cannot end an
+// English verb without an e: "rehears", "serv", "danc", "issu", "charg".
+func silentE(stem string) bool {
+	n := len(stem)
+	if n < 3 {
+		return false
+	}
+	last, prev := stem[n-1], stem[n-2]
+	switch last {
+	case 'v', 'u':
+		return true
+	case 'c':
+		return prev != 'i'
+	case 's':
+		return prev == 'r' || prev == 'n' || prev == 'l' || prev == 'p'
+	case 'g':
+		return prev == 'd' || prev == 'r'
+	}
+	return false
 }

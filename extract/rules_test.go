@@ -80,7 +80,7 @@ func TestRulesDecisions(t *testing.T) {
 		{"OK/picked", "We picked the barn at Hollow Creek instead of the city hotel.", d("Pick the barn at Hollow Creek instead of the city hotel")},
 		{"OK/policy", "Going forward, certificates are renewed automatically through cert-manager.", d("Certificates are renewed automatically through cert-manager")},
 		{"OK/decided_against", "We decided against a van hire, we'll pay for a full-service mover.", d("Pay for a full-service mover instead of a van hire")},
-		{"OK/final_call", "ok so final call: annual discount stays at 20%, not 25", d("Annual discount stays at 20%")},
+		{"OK/final_call", "ok so final call: annual discount stays at 20%, not 25", d("Annual discount stays at 20%, not 25")},
 		{"OK/like_to_move", "Also we'd like to move from monthly to annual billing.", d("Move from monthly to annual billing")},
 		{"NoMatch/moving_house", "We're moving from Leeds to Bristol at the end of September.", nil},
 		{"NoMatch/like_to_if", "If it were cheaper we'd like to move to the annual plan.", nil},
