@@ -623,10 +623,15 @@ func prefilterTexts(t testing.TB) []string {
 		strings.NewReplacer("s", "\u017f", "k", "\u212a", "K", "\u212a").Replace,
 		strings.NewReplacer(" ", "\t", ",", ",\n").Replace,
 	}
+	// Every message as written and in capitals; the look-alike letters
+	// and the changed spacing, which exercise the same folding in every
+	// message, on every fourth (the property ran ~4 s on all of them).
 	var out []string
-	for _, l := range readLabelled(t) {
-		for _, v := range variants {
-			out = append(out, v(l.Message.Content))
+	for i, l := range readLabelled(t) {
+		for j, v := range variants {
+			if j < 2 || i%4 == 0 {
+				out = append(out, v(l.Message.Content))
+			}
 		}
 	}
 	return append(out,
