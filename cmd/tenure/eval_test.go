@@ -72,7 +72,7 @@ func TestEvalBenchPostgres(t *testing.T) {
 	t.Setenv(cliEnv, "1")
 	db := pgtest.Server(t)
 	rep := mustJSON[eval.BenchReport](t, "", "eval", "bench", "--db", db, "--data", "../../eval/testdata/locomo", "--sizes", "40",
-		"--queries", "3", "--rounds", "2", "--dir", t.TempDir())
+		"--queries", "3", "--rounds", "1", "--dir", t.TempDir())
 	if len(rep.Compile) != 1 || rep.Compile[0].Messages != 40 || rep.Ingest.Ratio.Min <= 0 || rep.Bare != "process" ||
 		rep.Database != "postgres" || rep.Compile[0].BareFTS.P99 <= 0 || rep.Compile[0].RatioP99.Min <= 0 {
 		t.Errorf("report = %+v", rep)
