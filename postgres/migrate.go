@@ -45,18 +45,8 @@ func Migrate(ctx context.Context, url string, now time.Time) error {
 	sort.Strings(names)
 	// Up to date: nothing to lock (the application role may not create
 	// tables or take the lock's time).
-	var applied int
-	if err := conn.QueryRow(ctx, `SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0 ELSE 1 END`).Scan(&applied); err != nil {
-		return unavailable(err)
-	}
-	if applied == 1 {
-		var n int
-		if err := conn.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
-			return unavailable(err)
-		}
-		if n >= len(names) {
-			return nil
-		}
+	if upToDate(ctx, conn) {
+		return nil
 	}
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtext('tenure.migrate.' || current_schema()))`); err != nil {
 		return unavailable(err)
@@ -131,9 +121,9 @@ func Version(ctx context.Context, url string) (applied, latest int, err error) {
 	return applied, latest, unavailable(err)
 }
 
-// upToDate reports whether every migration is applied, asking as the
-// application role (which may read schema_migrations); false on any
-// error, for Migrate to report.
+// upToDate reports whether every migration is applied (asked by Migrate,
+// and by Open as the application role, which may read
+// schema_migrations); false on any error, for Migrate to report.
 func upToDate(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 }) bool {
@@ -142,6 +132,6 @@ func upToDate(ctx context.Context, q interface {
 		return false
 	}
 	var n int
-	err = q.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n)
+	err = q.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n) // fails before the first migration
 	return err == nil && n >= len(names)
 }
