@@ -102,7 +102,7 @@ func (b *backend) reader() (reads, error) {
 	if b.r == nil {
 		return reads{}, errClosed
 	}
-	return reads{b: b, db: b.r}, nil
+	return b.readsOn(b.r, nil), nil
 }
 
 func (b *backend) KeyVersions(ctx context.Context, tenant, key string, q engine.VersionQuery) ([]tenure.Object, error) {
@@ -310,7 +310,7 @@ func (b *backend) Begin(ctx context.Context) (engine.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &writeTx{tx: tx, db: writes{b: b, tx: tx}, index: b.index, b: b}, nil
+	return &writeTx{tx: tx, db: b.writesOn(tx), index: b.index, b: b}, nil
 }
 
 // writeTx implements engine.Tx.

@@ -14,6 +14,7 @@ const maxPrepared = 512
 // query through a statement prepared once per connection: parsing SQL was
 // a quarter of a compile's CPU.
 type reads struct {
+	viaStmts
 	b  *backend
 	db *sql.DB
 	tx *sql.Tx
@@ -21,10 +22,17 @@ type reads struct {
 
 var _ querier = reads{}
 
+// readsOn returns the read pool db, or its transaction tx, with b's cache.
+func (b *backend) readsOn(db *sql.DB, tx *sql.Tx) reads {
+	r := reads{b: b, db: db, tx: tx}
+	r.viaStmts = viaStmts{stmt: r.stmt, raw: r.raw()}
+	return r
+}
+
 // begin starts a read transaction whose queries use the same cache.
 func (r reads) begin(ctx context.Context) (reads, error) {
 	tx, err := r.db.BeginTx(ctx, nil)
-	return reads{b: r.b, db: r.db, tx: tx}, err
+	return r.b.readsOn(r.db, tx), err
 }
 
 func (r reads) rollback() error { return r.tx.Rollback() }
@@ -46,23 +54,32 @@ func (r reads) stmt(ctx context.Context, query string) *sql.Stmt {
 	return r.tx.StmtContext(ctx, st)
 }
 
-func (r reads) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if st := r.stmt(ctx, query); st != nil {
+// viaStmts runs each query through the statement stmt returns for it,
+// or through raw when that is nil.
+type viaStmts struct {
+	stmt func(ctx context.Context, query string) *sql.Stmt
+	raw  querier
+}
+
+func (v viaStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := v.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
-	return r.raw().QueryContext(ctx, query, args...)
+	return v.raw.QueryContext(ctx, query, args...)
 }
 
-func (r reads) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if st := r.stmt(ctx, query); st != nil {
+func (v viaStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := v.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
-	return r.raw().QueryRowContext(ctx, query, args...)
+	return v.raw.QueryRowContext(ctx, query, args...)
 }
 
-// ExecContext is not cached: the read pool is query-only.
-func (r reads) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return r.raw().ExecContext(ctx, query, args...)
+func (v viaStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := v.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return v.raw.ExecContext(ctx, query, args...)
 }
 
 // prepared returns query prepared on the read pool, for statements of a
@@ -108,11 +125,19 @@ func (b *backend) cachedRead(ctx context.Context, db *sql.DB, query string, alwa
 // inside one: a query seen unprepared is noted, and prepared before the
 // next transaction begins (learnWrites).
 type writes struct {
+	viaStmts
 	b  *backend
 	tx *sql.Tx
 }
 
 var _ querier = writes{}
+
+// writesOn returns the write transaction tx with b's statements.
+func (b *backend) writesOn(tx *sql.Tx) writes {
+	w := writes{b: b, tx: tx}
+	w.viaStmts = viaStmts{stmt: w.stmt, raw: tx}
+	return w
+}
 
 // stmt returns query prepared on the writer, or nil (and notes it).
 func (w writes) stmt(ctx context.Context, query string) *sql.Stmt {
@@ -130,27 +155,6 @@ func (w writes) stmt(ctx context.Context, query string) *sql.Stmt {
 		return nil
 	}
 	return w.tx.StmtContext(ctx, st)
-}
-
-func (w writes) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if st := w.stmt(ctx, query); st != nil {
-		return st.QueryContext(ctx, args...)
-	}
-	return w.tx.QueryContext(ctx, query, args...)
-}
-
-func (w writes) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if st := w.stmt(ctx, query); st != nil {
-		return st.QueryRowContext(ctx, args...)
-	}
-	return w.tx.QueryRowContext(ctx, query, args...)
-}
-
-func (w writes) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if st := w.stmt(ctx, query); st != nil {
-		return st.ExecContext(ctx, args...)
-	}
-	return w.tx.ExecContext(ctx, query, args...)
 }
 
 // learnWrites prepares on the writer the queries write transactions ran
