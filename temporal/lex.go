@@ -1,6 +1,7 @@
 package temporal
 
 import (
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -45,6 +46,10 @@ const (
 	kFrom
 	kNow
 	kComing // "this coming Friday"
+	// kWeekdayAbbr is a weekday's abbreviation that is also a word ("Sat",
+	// "Sun", "Wed", "Mon"; n is the time.Weekday): tokenize makes it a
+	// weekday only where a date is expected (see weekdayAbbr).
+	kWeekdayAbbr
 	// Words that say which way a date lies from the message (see cue.go).
 	kBy        // by, before, for: a deadline or a target, right before a date
 	kSince     // since, right before a date: it lies behind
@@ -166,7 +171,7 @@ func onlySpace(s string) bool {
 func trigger(k kind) bool {
 	switch k {
 	case kToday, kTonight, kYesterday, kTomorrow, kAgo, kLast, kThis, kNext, kWeekday,
-		kMonthName, kMonthAbbr, kUnit, kUnits:
+		kMonthName, kMonthAbbr, kUnit, kUnits, kWeekdayAbbr:
 		return true
 	}
 	return false
@@ -326,6 +331,20 @@ func lookup(w string, cues bool) (kind, int) {
 		return kNumber, 9
 	case "ten":
 		return kNumber, 10
+	case "tue", "tues":
+		return kWeekday, int(time.Tuesday)
+	case "thu", "thur", "thurs":
+		return kWeekday, int(time.Thursday)
+	case "fri":
+		return kWeekday, int(time.Friday)
+	case "mon":
+		return kWeekdayAbbr, int(time.Monday)
+	case "wed":
+		return kWeekdayAbbr, int(time.Wednesday)
+	case "sat":
+		return kWeekdayAbbr, int(time.Saturday)
+	case "sun":
+		return kWeekdayAbbr, int(time.Sunday)
 	case "monday":
 		return kWeekday, int(time.Monday)
 	case "tuesday":
@@ -444,6 +463,22 @@ func hasTrigger(text string) bool {
 	}
 }
 
+// weekdayAbbr says what an abbreviation that is also a word means: a
+// weekday when it is capitalised and follows, after a space, a word that
+// expects a date ("on Sat", "by Wed", "next Mon", "until Sun"), or else
+// the word it is otherwise ("I sat down": a past cue; "the sun", "they
+// wed in June").
+func weekdayAbbr(text string, start, end int, toks []token) kind {
+	if c := text[start]; 'A' <= c && c <= 'Z' && len(toks) > 0 && onlySpace(text[toks[len(toks)-1].end:start]) {
+		switch toks[len(toks)-1].kind {
+		case kOn, kBy, kNext, kLast, kThis, kEvery, kBefore, kAfter, kSince, kComing, kFrom, kFutureCue:
+			return kWeekday
+		}
+	}
+	k, _ := cueWord(strings.ToLower(text[start:end]))
+	return k
+}
+
 // tokenize appends the classified words of text to toks.
 func tokenize(text string, toks []token) []token {
 	l := lexer{s: text}
@@ -454,6 +489,9 @@ func tokenize(text string, toks []token) []token {
 			return toks
 		}
 		k, n := classify(text[start:end])
+		if k == kWeekdayAbbr {
+			k = weekdayAbbr(text, start, end, toks)
+		}
 		toks = append(toks, token{
 			start:  start,
 			end:    end,
