@@ -27,6 +27,7 @@ func FuzzResolve(f *testing.F) {
 		"in two weeks", "10 days from now", "the 14th of March", "Mar. 14th, 2025", "February 29",
 		"I went there on Friday and will go again on Sunday", "We won't be there on Friday",
 		"6000 years ago", "in 9999 years", "3000 BCE", "year 12000",
+		"by Fri", "next Tues", "Sat down on Sat", "until Sun.", "Wed 5 March",
 	} {
 		f.Add(s, monday.Unix())
 	}
