@@ -645,7 +645,16 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	if s.low(k) == "of" && s.low(k+1) != "" {
 		k += 2
 	}
-	if r := s.low(k); r == "a" || r == "an" || r == "per" || r == "each" || r == "every" {
+	if r := s.low(k); r == "in" && (s.low(k+1) == "a" || s.low(k+1) == "an" || s.low(k+1) == "one" || s.low(k+1) == "any") &&
+		rateUnits[s.low(k+2)] {
+		// "9 hours in a day" is "9 hours a day".
+		f.Key += "/" + s.low(k+2)
+		if k == i+n {
+			n += 3
+		} else {
+			s.toks[k].used, s.toks[k+1].used, s.toks[k+2].used = true, true, true
+		}
+	} else if r == "a" || r == "an" || r == "per" || r == "each" || r == "every" {
 		if p := strings.TrimSuffix(s.low(k+1), "s"); rateUnits[p] {
 			f.Key += "/" + p
 			if k == i+n {

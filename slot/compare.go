@@ -3,6 +3,7 @@ package slot
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -173,6 +174,7 @@ func Compare(old, c *Item, cues Cues) Result {
 		return Result{Relation: Different, Reason: "type"}
 	}
 	old, c = asHandover(old, c), asHandover(c, old)
+	old, c = asDated(old, c), asDated(c, old)
 	if old.Negated != c.Negated && complementary(old.Facets, c.Facets) {
 		// "Volunteers must be over 16" is "Nobody under 16 can
 		// volunteer": a negation that turns every bound over is no
@@ -252,6 +254,42 @@ func asHandover(x, other *Item) *Item {
 		return x
 	}
 	return &Item{StateItem: x.StateItem, Analysis: *x.receiving, subject: x.subject, value: x.value}
+}
+
+// asDated returns x with the weekday or month that modifies one of its
+// nouns read as its date, when x states no date and other states that
+// one: "Headline the Saturday main stage" is dated as "headline the main
+// stage on Saturday" is, and "the March bank statements" as "the bank
+// statements for March".
+func asDated(x, other *Item) *Item {
+	if slices.ContainsFunc(x.Facets, func(f Facet) bool { return f.Kind == Date }) {
+		return x
+	}
+	for i, w := range x.Frame {
+		if w.Name || w.Verb {
+			continue
+		}
+		v := dateWord(strings.ToLower(w.Text))
+		if v == "" || !slices.ContainsFunc(other.Facets, func(f Facet) bool { return f.Kind == Date && f.Value == v }) {
+			continue
+		}
+		y := *x
+		y.Frame = slices.Delete(slices.Clone(x.Frame), i, i+1)
+		y.Facets = append(slices.Clone(x.Facets), Facet{Kind: Date, Key: "date", Value: v, Text: w.Text, at: w.at})
+		return &y
+	}
+	return x
+}
+
+// dateWord is the date value of a weekday or a month named by w, or "".
+func dateWord(w string) string {
+	if wd := weekdays[w]; wd != "" {
+		return "wd:" + wd
+	}
+	if m := months[w]; m != 0 {
+		return "m:" + strconv.Itoa(m)
+	}
+	return ""
 }
 
 // complementary reports whether b holds a's facets with every bound
@@ -374,7 +412,8 @@ func sameValues(old, c *Item, d frameDiff) bool {
 	}
 	nounA, verbA := wordKinds(d.onlyA)
 	nounB, verbB := wordKinds(d.onlyB)
-	if verbA && verbB && (lightOnly(d.onlyA) || lightOnly(d.onlyB)) {
+	if verbA && verbB && (lightOnly(d.onlyA) || lightOnly(d.onlyB) ||
+		anchors(old, d) >= minAnchors && d.overlap() >= minValuelessOverlap) {
 		// A verb that says little ("put the new hours on the website")
 		// against one that says what is done ("update the website with
 		// the new hours"): one thing done, told with other words.
@@ -382,6 +421,18 @@ func sameValues(old, c *Item, d frameDiff) bool {
 	}
 	return !(nounA && nounB) && !(verbA && verbB)
 }
+
+// anchors counts the explicit values two items of equal values share:
+// their facets and the names they both hold.
+func anchors(old *Item, d frameDiff) int {
+	return len(facetGroups(old.Facets)) + d.shared - d.sharedPlain
+}
+
+// minAnchors is how many shared explicit values pin two items that do
+// different-sounding things down to one ("Draft the engagement letter for
+// Ms Okafor by Thursday", "Prepare Ms Okafor's engagement letter by
+// Thursday"): a person and a date, a count and a date.
+const minAnchors = 2
 
 // lightOnly reports whether the verbs of ws are all light verbs, which
 // say little of what is done ("put", "handle").
@@ -439,7 +490,9 @@ func sharedNouns(a, b []Word) int {
 		if w.Name || w.Stem == "to" || w.Stem == "from" {
 			continue
 		}
-		if slices.ContainsFunc(b, func(x Word) bool { return !x.Name && !(x.Verb && w.Verb) && sameStem(w.Stem, x.Stem) }) {
+		if slices.ContainsFunc(b, func(x Word) bool {
+			return !x.Name && !(x.Verb && w.Verb) && (sameStem(w.Stem, x.Stem) || synonymous(w, x))
+		}) {
 			n++
 		}
 	}
@@ -639,7 +692,7 @@ func splitNames(ws []Word) (plain, names []Word) {
 // takes ..." opens a sentence, "... to Ines" does not).
 func containsWord(ws []Word, w Word) bool {
 	return slices.ContainsFunc(ws, func(x Word) bool {
-		return sameStem(x.Stem, w.Stem) || x.Name != w.Name && strings.EqualFold(x.Text, w.Text)
+		return sameStem(x.Stem, w.Stem) || x.Name != w.Name && strings.EqualFold(x.Text, w.Text) || synonymous(x, w)
 	})
 }
 

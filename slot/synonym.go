@@ -1,0 +1,57 @@
+package slot
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/tenure-dev/tenure/wordnet"
+)
+
+// synonymSenses is how many of each word's most frequent WordNet senses
+// two words may share to be one word of a frame. WordNet orders senses by
+// frequency; beyond the first the senses grow rare ("book" is "reserve"
+// only in its 2nd verb sense) and unrelated words start to meet.
+const synonymSenses = 3
+
+// synonymCache holds the answers of synonymous by word pair: items are
+// compared with many others, and the same words meet again and again.
+var synonymCache sync.Map // [2]string → bool
+
+// synonymous reports whether two plain words of frames say the same by
+// WordNet: forms of one lemma, or lemmas that share one of their most
+// frequent senses ("kids" and "children", "track down" and "locate").
+// Verbs are compared as verbs and other words as nouns or adjectives;
+// names are values, never synonyms.
+func synonymous(x, w Word) bool {
+	if x.Name || w.Name || x.Verb != w.Verb {
+		return false
+	}
+	a, b := lookupForm(x), lookupForm(w)
+	if a == "" || b == "" || a == b {
+		return a != "" && a == b
+	}
+	key := [2]string{a, b}
+	if a > b {
+		key = [2]string{b, a}
+	}
+	if v, ok := synonymCache.Load(key); ok {
+		return v.(bool)
+	}
+	var same bool
+	if x.Verb {
+		same = wordnet.Synonymous(a, b, wordnet.Verb, synonymSenses)
+	} else {
+		same = wordnet.Synonymous(a, b, wordnet.Noun, synonymSenses) ||
+			wordnet.Synonymous(a, b, wordnet.Adjective, synonymSenses)
+	}
+	synonymCache.Store(key, same)
+	return same
+}
+
+// lookupForm is a word as WordNet is asked about it: lowercase, without a
+// possessive.
+func lookupForm(w Word) string {
+	t := strings.ToLower(w.Text)
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "'")
+	return t
+}
