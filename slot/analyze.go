@@ -308,6 +308,9 @@ type scanner struct {
 	neg  int
 	// withoutAt is the token of the last "without".
 	withoutAt int
+	// numbered are the tokens of house numbers, part of the name after
+	// them ("at 12 Rose Lane").
+	numbered map[int]bool
 }
 
 // scan reads the facets first, so that the words of a bound ("must not
@@ -564,6 +567,25 @@ func number(w string) (v float64, currency string, ok bool) {
 	return f * mult, currency, true
 }
 
+// houseNumber reports whether token i, a number, is the number of a
+// place whose name follows it ("at 12 Rose Lane", "to 14 Orchard Road"):
+// it says which place, as the name does, and measures nothing. It is
+// recorded as part of the name.
+func (s *scanner) houseNumber(i int) bool {
+	if _, err := strconv.Atoi(s.toks[i].raw); err != nil || i+1 >= len(s.toks) || !placePreps[s.low(i-1)] ||
+		!s.isName(i+1) || months[s.low(i+1)] != 0 {
+		return false
+	}
+	if s.numbered == nil {
+		s.numbered = map[int]bool{}
+	}
+	s.numbered[i] = true
+	return true
+}
+
+// placePreps are the prepositions before a place.
+var placePreps = fields(`at on to from in near outside opposite`)
+
 // isNumber reports whether w reads as a number.
 func isNumber(w string) bool {
 	_, _, ok := number(w)
@@ -593,6 +615,9 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	}
 	v, currency, ok := number(w)
 	if !ok {
+		return Facet{}, 0
+	}
+	if currency == "" && s.houseNumber(i) {
 		return Facet{}, 0
 	}
 	if _, word := numberWords[w]; word && (s.low(i+1) == "" || stopwords[s.low(i+1)] && s.low(i+1) != "more") && w != "once" && w != "twice" {
@@ -921,7 +946,7 @@ func (s *scanner) word(i int) {
 		s.neg++
 		return
 	}
-	name := s.isName(i)
+	name := s.isName(i) || s.numbered[i]
 	if (w == "to" || w == "from") && s.nameAhead(i+1) {
 		// A direction to or from a place or person is part of what the
 		// item is about: the train to Leeds is not the one from Leeds.

@@ -79,6 +79,8 @@ type Cues struct {
 	// Instead are the phrases the message says are replaced ("instead of
 	// Redis", ", not Leeds").
 	Instead []string
+	// words are the message's words, lowercase, without possessives.
+	words map[string]bool
 }
 
 var (
@@ -121,6 +123,10 @@ func ReadCues(message string) Cues {
 	var a Analysis
 	a.cutInstead(message)
 	c.Instead = a.Instead
+	c.words = map[string]bool{}
+	for _, w := range strings.Fields(padded) {
+		c.words[strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")] = true
+	}
 	return c
 }
 
@@ -227,6 +233,10 @@ func Compare(old, c *Item, cues Cues) Result {
 			res.Relation, res.Reason = Different, "additive"
 			return res
 		}
+		if reason == "name" && anotherThing(old, c, d, cues) {
+			res.Relation, res.Reason = Different, "object"
+			return res
+		}
 		res.Relation, res.Reason = Changed, reason
 		return res
 	}
@@ -243,6 +253,25 @@ func Compare(old, c *Item, cues Cues) Result {
 	}
 	res.Relation, res.Reason = Same, "restated"
 	return res
+}
+
+// anotherThing reports whether the names that differ between two items
+// name another thing to act on rather than another choice: in an action
+// the names say what is acted on ("Call the owner of Biscuit", "Call the
+// owner of Pepper" are two calls) unless the message says the new item
+// replaces the old one — a reversal cue, or the old name named as what
+// is dropped ("book Wagamama for Friday, Nando's is full"); and a thing
+// handed over to the same person is another thing when its name differs
+// ("Allocate the Lindgren account to Omar", "Omar takes the Berg
+// account").
+func anotherThing(old, c *Item, d frameDiff, cues Cues) bool {
+	if old.recipient != "" && c.recipient != "" && sameName(old.recipient, c.recipient) {
+		return true
+	}
+	if old.StateItem.Type != tenure.StateAction || cues.Reversal != "" || len(cues.Instead) > 0 {
+		return false
+	}
+	return !slices.ContainsFunc(d.namesA, func(w Word) bool { return cues.words[lookupForm(w)] })
 }
 
 // asHandover returns x read as a handing over when other hands something
