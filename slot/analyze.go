@@ -974,6 +974,16 @@ func (s *scanner) word(i int) {
 			s.a.Frame = append(s.a.Frame, Word{Stem: v, Text: t.raw + " " + s.toks[i+1].raw, Verb: true, at: i})
 			return
 		}
+		if base := phrasalVerb(w, p); base != "" {
+			// A phrasal verb WordNet knows ("held up" is "hold up"), so
+			// that it meets its synonyms ("delay"). It is a verb where
+			// its verb would be one.
+			s.toks[i+1].used = true
+			verb := !articles[s.low(i-1)] && !beForms[s.low(i+2)] && !modals[s.low(i+2)] &&
+				(verbStems[s.canon(i)] || i == 0 && s.imperative())
+			s.a.Frame = append(s.a.Frame, Word{Stem: base + "_" + p, Text: base + " " + p, Verb: verb, at: i})
+			return
+		}
 	}
 	if colors[w] || (w == "light" || w == "dark" || w == "pale") && colors[s.low(i+1)] {
 		name = true
@@ -1021,6 +1031,8 @@ func (s *scanner) compound(i int) bool {
 		st := s.canonOf(i, parts[0])
 		if v, ok := verbCanon[stem(parts[0])+"_"+parts[1]]; ok {
 			st = v
+		} else if base := phrasalVerb(parts[0], parts[1]); base != "" {
+			st = base + "_" + parts[1]
 		}
 		s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: s.toks[i].raw, Verb: true, at: i})
 		return true

@@ -55,3 +55,22 @@ func lookupForm(w Word) string {
 	t = strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "'")
 	return t
 }
+
+// adverbParticles are the particles that seldom open a phrase of their
+// own: "held up" is a verb, "held in the hall" is not.
+var adverbParticles = fields(`up out down off away back`)
+
+// phrasalVerb returns the base form of w when w followed by the particle
+// p is a phrasal verb WordNet knows ("held" and "up" are "hold up"), or
+// "".
+func phrasalVerb(w, p string) string {
+	if !adverbParticles[p] {
+		return ""
+	}
+	for _, base := range wordnet.Lemmas(w, wordnet.Verb) {
+		if wordnet.Known(base+" "+p, wordnet.Verb) {
+			return base
+		}
+	}
+	return ""
+}
