@@ -974,14 +974,23 @@ func (s *scanner) word(i int) {
 			s.a.Frame = append(s.a.Frame, Word{Stem: v, Text: t.raw + " " + s.toks[i+1].raw, Verb: true, at: i})
 			return
 		}
-		if base := phrasalVerb(w, p); base != "" {
+		if st := s.phrasal(i, p); st != "" {
 			// A phrasal verb WordNet knows ("held up" is "hold up"), so
 			// that it meets its synonyms ("delay"). It is a verb where
 			// its verb would be one.
 			s.toks[i+1].used = true
 			verb := !articles[s.low(i-1)] && !beForms[s.low(i+2)] && !modals[s.low(i+2)] &&
 				(verbStems[s.canon(i)] || i == 0 && s.imperative())
-			s.a.Frame = append(s.a.Frame, Word{Stem: base + "_" + p, Text: base + " " + p, Verb: verb, at: i})
+			s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: strings.ReplaceAll(st, "_", " "), Verb: verb, at: i})
+			return
+		}
+	}
+	if k := s.splitParticle(i); !name && k > 0 {
+		// "Pass the ticket on to engineering" passes it on.
+		if st := s.phrasal(i, s.low(k)); st != "" {
+			s.toks[k].used = true
+			s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw + " " + s.toks[k].raw,
+				Verb: verbStems[s.canon(i)] || i == 0 && s.imperative(), at: i})
 			return
 		}
 	}
@@ -1000,6 +1009,58 @@ func (s *scanner) word(i int) {
 	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && s.a.typ != tenure.StateQuestion,
 		Verb: verb, at: i})
 }
+
+// phrasal returns the comparison form of the verb at token i with the
+// particle p when they make a phrasal verb the lexicon or WordNet knows,
+// or "". The verb is read as written and as its group's verb ("ring
+// back" is "call back").
+func (s *scanner) phrasal(i int, p string) string {
+	w, canon := s.low(i), s.canon(i)
+	for _, v := range []string{stem(w), canon} {
+		if st, ok := verbCanon[v+"_"+p]; ok {
+			return st
+		}
+	}
+	for _, v := range []string{w, canon} {
+		if base := phrasalVerb(v, p); base != "" {
+			return base + "_" + p
+		}
+	}
+	return ""
+}
+
+// splitParticle returns the token of the particle that closes the object
+// of a verb at token i ("pass the ticket on to engineering", "take the
+// recycling out"), or 0: the object opens with a determiner and holds a
+// few plain words, and the particle ends the text or comes before a
+// preposition, where it cannot open a phrase of its own.
+func (s *scanner) splitParticle(i int) int {
+	if !determiners[s.low(i+1)] || articles[s.low(i-1)] || determiners[s.low(i-1)] {
+		return 0
+	}
+	for k := i + 2; k < len(s.toks) && k <= i+1+maxSplitObject; k++ {
+		w := s.low(k)
+		if particles[w] && !s.toks[k].used {
+			if next := s.low(k + 1); k > i+2 && (next == "" || afterParticle[next]) {
+				return k
+			}
+			return 0
+		}
+		if s.toks[k].used || stopwords[w] || !isWordy(w) {
+			return 0
+		}
+	}
+	return 0
+}
+
+// maxSplitObject is how many words the object between a verb and its
+// particle may have.
+const maxSplitObject = 3
+
+// afterParticle are the words that may follow a particle that closes a
+// verb's object.
+var afterParticle = fields(`to at by for on in before after until till from with this next tonight today
+	tomorrow every each`)
 
 // cancels reports whether token i cancels what a decision or an action
 // governs: an order ("Cancel the matinee", "we should scrap the paper
