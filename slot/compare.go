@@ -213,6 +213,8 @@ func Compare(old, c *Item, cues Cues) Result {
 		// are about: a restatement in other words ("Bedtime for the
 		// children is 8 pm" after "The kids must be in bed by 8 pm").
 		same = true
+	case !same && why != "subject" && !cues.Additive && sameRisk(old, c, d):
+		same = true
 	case same || why == "subject" || cues.Additive || res.Overlap < minOverlap:
 	case cues.Reversal != "":
 		// The message says it replaces something, and this is the
@@ -462,6 +464,39 @@ func anchors(old *Item, d frameDiff) int {
 // Ms Okafor by Thursday", "Prepare Ms Okafor's engagement letter by
 // Thursday"): a person and a date, a count and a date.
 const minAnchors = 2
+
+// sameRisk reports whether two risks are one: what is at risk and what
+// threatens it are named by their nouns, and how it goes wrong is told
+// with verbs that vary ("The resin shipment could be delayed by the port
+// strike", "The port strike may hold up the resin shipment"; "The mortgage
+// offer might expire before completion", "... could lapse before we
+// complete"). The nouns of one are all nouns of the other, at least two,
+// and the items hold the same values and polarity.
+func sameRisk(old, c *Item, d frameDiff) bool {
+	if old.StateItem.Type != tenure.StateRisk || old.Negated != c.Negated || len(d.namesA) > 0 || len(d.namesB) > 0 ||
+		!sameFacets(old.Facets, c.Facets) {
+		return false
+	}
+	nounA := slices.ContainsFunc(d.onlyA, isNoun)
+	nounB := slices.ContainsFunc(d.onlyB, isNoun)
+	shared := 0
+	for _, w := range uniq(old.Frame) {
+		if isNoun(w) && containsWord(c.Frame, w) {
+			shared++
+		}
+	}
+	return shared >= minRiskNouns && !(nounA && nounB)
+}
+
+// minRiskNouns is how many nouns two risks share at least to be one.
+const minRiskNouns = 2
+
+// isNoun reports whether w names a thing: a plain word that is no verb,
+// no direction, and no word WordNet knows only as a verb ("irritate",
+// "sue").
+func isNoun(w Word) bool {
+	return !w.Verb && !w.Name && w.Stem != "to" && w.Stem != "from" && !verbOnly(w)
+}
 
 // lightOnly reports whether the verbs of ws are all light verbs, which
 // say little of what is done ("put", "handle").

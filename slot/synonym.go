@@ -74,3 +74,10 @@ func phrasalVerb(w, p string) string {
 	}
 	return ""
 }
+
+// verbOnly reports whether WordNet knows w as a verb and as nothing else.
+func verbOnly(w Word) bool {
+	f := lookupForm(w)
+	return wordnet.Known(f, wordnet.Verb) && !wordnet.Known(f, wordnet.Noun) && !wordnet.Known(f, wordnet.Adjective) &&
+		!wordnet.Known(f, wordnet.Adverb)
+}
