@@ -8,18 +8,25 @@ import (
 )
 
 // synonymSenses is how many of each word's most frequent WordNet senses
-// two words may share to be one word of a frame. WordNet orders senses by
-// frequency; beyond the first the senses grow rare ("book" is "reserve"
-// only in its 2nd verb sense) and unrelated words start to meet.
+// two words may share to be one word of a frame. The table keeps three:
+// "delay" and "hold up" share only the third sense of "hold up", and on
+// the development parts no pair of neighbours shares any of the three.
 const synonymSenses = 3
 
-// synonymCache holds the answers of synonymous by word pair: items are
-// compared with many others, and the same words meet again and again.
-var synonymCache sync.Map // [2]string → bool
+// synonymCache holds the answers of synonymous by word pair, up to
+// maxCachedPairs of them: items are compared with many others, and the
+// same words meet again and again.
+var synonymCache = struct {
+	sync.Mutex
+	m map[[2]string]bool
+}{m: map[[2]string]bool{}}
+
+// maxCachedPairs bounds synonymCache; it starts over when full.
+const maxCachedPairs = 1 << 16
 
 // synonymous reports whether two plain words of frames say the same by
 // WordNet: forms of one lemma, or lemmas that share one of their most
-// frequent senses ("kids" and "children", "track down" and "locate").
+// frequent senses ("kids" and "children", "held up" and "delayed").
 // Verbs are compared as verbs and other words as nouns or adjectives;
 // names are values, never synonyms.
 func synonymous(x, w Word) bool {
@@ -34,17 +41,24 @@ func synonymous(x, w Word) bool {
 	if a > b {
 		key = [2]string{b, a}
 	}
-	if v, ok := synonymCache.Load(key); ok {
-		return v.(bool)
+	synonymCache.Lock()
+	same, ok := synonymCache.m[key]
+	synonymCache.Unlock()
+	if ok {
+		return same
 	}
-	var same bool
 	if x.Verb {
 		same = wordnet.Synonymous(a, b, wordnet.Verb, synonymSenses)
 	} else {
 		same = wordnet.Synonymous(a, b, wordnet.Noun, synonymSenses) ||
 			wordnet.Synonymous(a, b, wordnet.Adjective, synonymSenses)
 	}
-	synonymCache.Store(key, same)
+	synonymCache.Lock()
+	if len(synonymCache.m) >= maxCachedPairs {
+		synonymCache.m = map[[2]string]bool{}
+	}
+	synonymCache.m[key] = same
+	synonymCache.Unlock()
 	return same
 }
 
