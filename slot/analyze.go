@@ -340,7 +340,26 @@ func (s *scanner) scan() {
 		s.a.Negated, s.a.without, s.a.with = false, false, true
 	}
 	s.limits()
+	s.measureNouns()
 }
+
+// measureNouns drops the nouns that only name the kind of a value the
+// item states: "Chat support hours are 9 am to 5 pm" says with "hours"
+// what its times say, as "Chat support is available from 9 am to 5 pm"
+// says it without.
+func (s *scanner) measureNouns() {
+	s.a.Frame = slices.DeleteFunc(s.a.Frame, func(w Word) bool {
+		if w.Name || w.Verb {
+			return false
+		}
+		k, ok := measureNounKinds[strings.ToLower(w.Text)]
+		return ok && slices.ContainsFunc(s.a.Facets, func(f Facet) bool { return f.Kind == k })
+	})
+}
+
+// measureNounKinds are the nouns that name a kind of value.
+var measureNounKinds = map[string]FacetKind{"hours": Time, "hour": Time, "time": Time, "times": Time,
+	"date": Date, "dates": Date}
 
 // maxWithoutWords is how many tokens after "without" the phrase it
 // governs is read in.
