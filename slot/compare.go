@@ -71,7 +71,7 @@ type Cues struct {
 	// longer", "actually", "change of plan", "switched" ...), or "".
 	Reversal string
 	// Additive is set when the message adds to what was said: "too" or
-	// "as well" closing a clause, "also", "another".
+	// "as well" closing a clause, "also", "another", or "and" opening it.
 	Additive bool
 	// Restated is set when the message says it repeats what was said:
 	// "as agreed", "to be clear", "reminder", "still".
@@ -112,7 +112,8 @@ func ReadCues(message string) Cues {
 			c.Additive = true
 		}
 	}
-	if clauseEndRe.MatchString(message) {
+	if clauseEndRe.MatchString(message) || strings.HasPrefix(padded, " and ") || strings.HasPrefix(padded, " oh and ") {
+		// "And pay the water bill by 15 July" adds to what was said.
 		c.Additive = true
 	}
 	for _, p := range restatementCues {

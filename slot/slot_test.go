@@ -80,6 +80,7 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateConstraint, "Store insulin at 2 to 8 degrees", []string{"quantity #range=2", "quantity count:degre=8"}},
 		{tenure.StateConstraint, "Nobody may drive more than 9 hours in a day", []string{"quantity duration/day=32400 max"}},
 		{tenure.StateAction, "Fix the intercom at 12 Rose Lane", nil},
+		{tenure.StateConstraint, "Reception hours are 8 am to 6 pm", []string{"time time=08:00", "time time=18:00"}},
 	} {
 		t.Run(c.text, func(t *testing.T) {
 			if diff := cmp.Diff(c.want, facets(slot.Analyze(c.typ, c.text))); diff != "" {
@@ -231,6 +232,7 @@ func TestCompare(t *testing.T) {
 		{it(a, "Call the owner of Biscuit about the blood test"), it(a, "Call the owner of Pepper about the blood test"), "", slot.Different, "object"},
 		{it(a, "Book a table at Nando's for Friday"), it(a, "Book a table at Wagamama for Friday"), "Nando's is full, book a table at Wagamama for Friday.", slot.Changed, "name"},
 		{it(d, "Allocate the Lindgren account to Omar"), it(d, "Omar takes the Berg account"), "", slot.Different, "object"},
+		{it(c, "The front desk is staffed from 8 am to 6 pm"), it(c, "Front desk hours are 8 am to 6 pm"), "", slot.Same, "restated"},
 		// Neighbours stay apart after the folding.
 		{it(a, "Call mom about the holidays"), it(a, "Call dad about the holidays"), "", slot.Different, "subject"},
 		{it(a, "Rerun the load tests"), it(a, "Rerun the unit tests"), "", slot.Different, "subject"},
@@ -307,6 +309,7 @@ func TestReadCues(t *testing.T) {
 		{"Also move the billing to annual.", "", true, false},
 		{"Go for the backend, as agreed.", "", false, true},
 		{"Reminder that hosting must stay under $500.", "", false, true},
+		{"And pay the water bill by 15 July.", "", true, false},
 	} {
 		got := slot.ReadCues(c.message)
 		if got.Reversal != c.reversal || got.Additive != c.additive || got.Restated != c.restated {
