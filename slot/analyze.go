@@ -308,6 +308,9 @@ type scanner struct {
 	neg  int
 	// withoutAt is the token of the last "without".
 	withoutAt int
+	// numbered are the tokens of house numbers, part of the name after
+	// them ("at 12 Rose Lane").
+	numbered map[int]bool
 }
 
 // scan reads the facets first, so that the words of a bound ("must not
@@ -337,7 +340,26 @@ func (s *scanner) scan() {
 		s.a.Negated, s.a.without, s.a.with = false, false, true
 	}
 	s.limits()
+	s.measureNouns()
 }
+
+// measureNouns drops the nouns that only name the kind of a value the
+// item states: "Chat support hours are 9 am to 5 pm" says with "hours"
+// what its times say, as "Chat support is available from 9 am to 5 pm"
+// says it without.
+func (s *scanner) measureNouns() {
+	s.a.Frame = slices.DeleteFunc(s.a.Frame, func(w Word) bool {
+		if w.Name || w.Verb {
+			return false
+		}
+		k, ok := measureNounKinds[strings.ToLower(w.Text)]
+		return ok && slices.ContainsFunc(s.a.Facets, func(f Facet) bool { return f.Kind == k })
+	})
+}
+
+// measureNounKinds are the nouns that name a kind of value.
+var measureNounKinds = map[string]FacetKind{"hours": Time, "hour": Time, "time": Time, "times": Time,
+	"date": Date, "dates": Date}
 
 // maxWithoutWords is how many tokens after "without" the phrase it
 // governs is read in.
@@ -564,6 +586,25 @@ func number(w string) (v float64, currency string, ok bool) {
 	return f * mult, currency, true
 }
 
+// houseNumber reports whether token i, a number, is the number of a
+// place whose name follows it ("at 12 Rose Lane", "to 14 Orchard Road"):
+// it says which place, as the name does, and measures nothing. It is
+// recorded as part of the name.
+func (s *scanner) houseNumber(i int) bool {
+	if _, err := strconv.Atoi(s.toks[i].raw); err != nil || i+1 >= len(s.toks) || !placePreps[s.low(i-1)] ||
+		!s.isName(i+1) || months[s.low(i+1)] != 0 {
+		return false
+	}
+	if s.numbered == nil {
+		s.numbered = map[int]bool{}
+	}
+	s.numbered[i] = true
+	return true
+}
+
+// placePreps are the prepositions before a place.
+var placePreps = fields(`at on to from in near outside opposite`)
+
 // isNumber reports whether w reads as a number.
 func isNumber(w string) bool {
 	_, _, ok := number(w)
@@ -593,6 +634,9 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	}
 	v, currency, ok := number(w)
 	if !ok {
+		return Facet{}, 0
+	}
+	if currency == "" && s.houseNumber(i) {
 		return Facet{}, 0
 	}
 	if _, word := numberWords[w]; word && (s.low(i+1) == "" || stopwords[s.low(i+1)] && s.low(i+1) != "more") && w != "once" && w != "twice" {
@@ -645,7 +689,16 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	if s.low(k) == "of" && s.low(k+1) != "" {
 		k += 2
 	}
-	if r := s.low(k); r == "a" || r == "an" || r == "per" || r == "each" || r == "every" {
+	if r := s.low(k); r == "in" && (s.low(k+1) == "a" || s.low(k+1) == "an" || s.low(k+1) == "one" || s.low(k+1) == "any") &&
+		rateUnits[s.low(k+2)] {
+		// "9 hours in a day" is "9 hours a day".
+		f.Key += "/" + s.low(k+2)
+		if k == i+n {
+			n += 3
+		} else {
+			s.toks[k].used, s.toks[k+1].used, s.toks[k+2].used = true, true, true
+		}
+	} else if r == "a" || r == "an" || r == "per" || r == "each" || r == "every" {
 		if p := strings.TrimSuffix(s.low(k+1), "s"); rateUnits[p] {
 			f.Key += "/" + p
 			if k == i+n {
@@ -912,7 +965,7 @@ func (s *scanner) word(i int) {
 		s.neg++
 		return
 	}
-	name := s.isName(i)
+	name := s.isName(i) || s.numbered[i]
 	if (w == "to" || w == "from") && s.nameAhead(i+1) {
 		// A direction to or from a place or person is part of what the
 		// item is about: the train to Leeds is not the one from Leeds.
@@ -940,6 +993,25 @@ func (s *scanner) word(i int) {
 			s.a.Frame = append(s.a.Frame, Word{Stem: v, Text: t.raw + " " + s.toks[i+1].raw, Verb: true, at: i})
 			return
 		}
+		if st := s.phrasal(i, p); st != "" {
+			// A phrasal verb WordNet knows ("held up" is "hold up"), so
+			// that it meets its synonyms ("delay"). It is a verb where
+			// its verb would be one.
+			s.toks[i+1].used = true
+			verb := !articles[s.low(i-1)] && !beForms[s.low(i+2)] && !modals[s.low(i+2)] &&
+				(verbStems[s.canon(i)] || i == 0 && s.imperative())
+			s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: strings.ReplaceAll(st, "_", " "), Verb: verb, at: i})
+			return
+		}
+	}
+	if k := s.splitParticle(i); !name && k > 0 {
+		// "Pass the ticket on to engineering" passes it on.
+		if st := s.phrasal(i, s.low(k)); st != "" {
+			s.toks[k].used = true
+			s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw + " " + s.toks[k].raw,
+				Verb: verbStems[s.canon(i)] || i == 0 && s.imperative(), at: i})
+			return
+		}
 	}
 	if colors[w] || (w == "light" || w == "dark" || w == "pale") && colors[s.low(i+1)] {
 		name = true
@@ -956,6 +1028,58 @@ func (s *scanner) word(i int) {
 	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && s.a.typ != tenure.StateQuestion,
 		Verb: verb, at: i})
 }
+
+// phrasal returns the comparison form of the verb at token i with the
+// particle p when they make a phrasal verb the lexicon or WordNet knows,
+// or "". The verb is read as written and as its group's verb ("ring
+// back" is "call back").
+func (s *scanner) phrasal(i int, p string) string {
+	w, canon := s.low(i), s.canon(i)
+	for _, v := range []string{stem(w), canon} {
+		if st, ok := verbCanon[v+"_"+p]; ok {
+			return st
+		}
+	}
+	for _, v := range []string{w, canon} {
+		if base := phrasalVerb(v, p); base != "" {
+			return base + "_" + p
+		}
+	}
+	return ""
+}
+
+// splitParticle returns the token of the particle that closes the object
+// of a verb at token i ("pass the ticket on to engineering", "take the
+// recycling out"), or 0: the object opens with a determiner and holds a
+// few plain words, and the particle ends the text or comes before a
+// preposition, where it cannot open a phrase of its own.
+func (s *scanner) splitParticle(i int) int {
+	if !determiners[s.low(i+1)] || articles[s.low(i-1)] || determiners[s.low(i-1)] {
+		return 0
+	}
+	for k := i + 2; k < len(s.toks) && k <= i+1+maxSplitObject; k++ {
+		w := s.low(k)
+		if particles[w] && !s.toks[k].used {
+			if next := s.low(k + 1); k > i+2 && (next == "" || afterParticle[next]) {
+				return k
+			}
+			return 0
+		}
+		if s.toks[k].used || stopwords[w] || !isWordy(w) {
+			return 0
+		}
+	}
+	return 0
+}
+
+// maxSplitObject is how many words the object between a verb and its
+// particle may have.
+const maxSplitObject = 3
+
+// afterParticle are the words that may follow a particle that closes a
+// verb's object.
+var afterParticle = fields(`to at by for on in before after until till from with this next tonight today
+	tomorrow every each`)
 
 // cancels reports whether token i cancels what a decision or an action
 // governs: an order ("Cancel the matinee", "we should scrap the paper
@@ -987,6 +1111,8 @@ func (s *scanner) compound(i int) bool {
 		st := s.canonOf(i, parts[0])
 		if v, ok := verbCanon[stem(parts[0])+"_"+parts[1]]; ok {
 			st = v
+		} else if base := phrasalVerb(parts[0], parts[1]); base != "" {
+			st = base + "_" + parts[1]
 		}
 		s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: s.toks[i].raw, Verb: true, at: i})
 		return true

@@ -3,6 +3,7 @@ package slot
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -70,7 +71,7 @@ type Cues struct {
 	// longer", "actually", "change of plan", "switched" ...), or "".
 	Reversal string
 	// Additive is set when the message adds to what was said: "too" or
-	// "as well" closing a clause, "also", "another".
+	// "as well" closing a clause, "also", "another", or "and" opening it.
 	Additive bool
 	// Restated is set when the message says it repeats what was said:
 	// "as agreed", "to be clear", "reminder", "still".
@@ -78,6 +79,8 @@ type Cues struct {
 	// Instead are the phrases the message says are replaced ("instead of
 	// Redis", ", not Leeds").
 	Instead []string
+	// words are the message's words, lowercase, without possessives.
+	words map[string]bool
 }
 
 var (
@@ -109,7 +112,8 @@ func ReadCues(message string) Cues {
 			c.Additive = true
 		}
 	}
-	if clauseEndRe.MatchString(message) {
+	if clauseEndRe.MatchString(message) || strings.HasPrefix(padded, " and ") || strings.HasPrefix(padded, " oh and ") {
+		// "And pay the water bill by 15 July" adds to what was said.
 		c.Additive = true
 	}
 	for _, p := range restatementCues {
@@ -120,6 +124,10 @@ func ReadCues(message string) Cues {
 	var a Analysis
 	a.cutInstead(message)
 	c.Instead = a.Instead
+	c.words = map[string]bool{}
+	for _, w := range strings.Fields(padded) {
+		c.words[strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")] = true
+	}
 	return c
 }
 
@@ -173,6 +181,7 @@ func Compare(old, c *Item, cues Cues) Result {
 		return Result{Relation: Different, Reason: "type"}
 	}
 	old, c = asHandover(old, c), asHandover(c, old)
+	old, c = asDated(old, c), asDated(c, old)
 	if old.Negated != c.Negated && complementary(old.Facets, c.Facets) {
 		// "Volunteers must be over 16" is "Nobody under 16 can
 		// volunteer": a negation that turns every bound over is no
@@ -205,6 +214,8 @@ func Compare(old, c *Item, cues Cues) Result {
 		// are about: a restatement in other words ("Bedtime for the
 		// children is 8 pm" after "The kids must be in bed by 8 pm").
 		same = true
+	case !same && why != "subject" && !cues.Additive && sameRisk(old, c, d):
+		same = true
 	case same || why == "subject" || cues.Additive || res.Overlap < minOverlap:
 	case cues.Reversal != "":
 		// The message says it replaces something, and this is the
@@ -225,6 +236,10 @@ func Compare(old, c *Item, cues Cues) Result {
 			res.Relation, res.Reason = Different, "additive"
 			return res
 		}
+		if reason == "name" && anotherThing(old, c, d, cues) {
+			res.Relation, res.Reason = Different, "object"
+			return res
+		}
 		res.Relation, res.Reason = Changed, reason
 		return res
 	}
@@ -243,6 +258,25 @@ func Compare(old, c *Item, cues Cues) Result {
 	return res
 }
 
+// anotherThing reports whether the names that differ between two items
+// name another thing to act on rather than another choice: in an action
+// the names say what is acted on ("Call the owner of Biscuit", "Call the
+// owner of Pepper" are two calls) unless the message says the new item
+// replaces the old one — a reversal cue, or the old name named as what
+// is dropped ("book Wagamama for Friday, Nando's is full"); and a thing
+// handed over to the same person is another thing when its name differs
+// ("Allocate the Lindgren account to Omar", "Omar takes the Berg
+// account").
+func anotherThing(old, c *Item, d frameDiff, cues Cues) bool {
+	if old.recipient != "" && c.recipient != "" && sameName(old.recipient, c.recipient) {
+		return true
+	}
+	if old.StateItem.Type != tenure.StateAction || cues.Reversal != "" || len(cues.Instead) > 0 {
+		return false
+	}
+	return !slices.ContainsFunc(d.namesA, func(w Word) bool { return cues.words[lookupForm(w)] })
+}
+
 // asHandover returns x read as a handing over when other hands something
 // to a named person and x may say that someone receives it: "Noor takes
 // the weekend desk" after "Assign the weekend desk to Noor" is one slot,
@@ -252,6 +286,42 @@ func asHandover(x, other *Item) *Item {
 		return x
 	}
 	return &Item{StateItem: x.StateItem, Analysis: *x.receiving, subject: x.subject, value: x.value}
+}
+
+// asDated returns x with the weekday or month that modifies one of its
+// nouns read as its date, when x states no date and other states that
+// one: "Headline the Saturday main stage" is dated as "headline the main
+// stage on Saturday" is, and "the March bank statements" as "the bank
+// statements for March".
+func asDated(x, other *Item) *Item {
+	if slices.ContainsFunc(x.Facets, func(f Facet) bool { return f.Kind == Date }) {
+		return x
+	}
+	for i, w := range x.Frame {
+		if w.Name || w.Verb {
+			continue
+		}
+		v := dateWord(strings.ToLower(w.Text))
+		if v == "" || !slices.ContainsFunc(other.Facets, func(f Facet) bool { return f.Kind == Date && f.Value == v }) {
+			continue
+		}
+		y := *x
+		y.Frame = slices.Delete(slices.Clone(x.Frame), i, i+1)
+		y.Facets = append(slices.Clone(x.Facets), Facet{Kind: Date, Key: "date", Value: v, Text: w.Text, at: w.at})
+		return &y
+	}
+	return x
+}
+
+// dateWord is the date value of a weekday or a month named by w, or "".
+func dateWord(w string) string {
+	if wd := weekdays[w]; wd != "" {
+		return "wd:" + wd
+	}
+	if m := months[w]; m != 0 {
+		return "m:" + strconv.Itoa(m)
+	}
+	return ""
 }
 
 // complementary reports whether b holds a's facets with every bound
@@ -374,13 +444,59 @@ func sameValues(old, c *Item, d frameDiff) bool {
 	}
 	nounA, verbA := wordKinds(d.onlyA)
 	nounB, verbB := wordKinds(d.onlyB)
-	if verbA && verbB && (lightOnly(d.onlyA) || lightOnly(d.onlyB)) {
+	if verbA && verbB && (lightOnly(d.onlyA) || lightOnly(d.onlyB) ||
+		anchors(old, d) >= minAnchors && d.overlap() >= minValuelessOverlap) {
 		// A verb that says little ("put the new hours on the website")
 		// against one that says what is done ("update the website with
 		// the new hours"): one thing done, told with other words.
 		verbA = false
 	}
 	return !(nounA && nounB) && !(verbA && verbB)
+}
+
+// anchors counts the explicit values two items of equal values share:
+// their facets and the names they both hold.
+func anchors(old *Item, d frameDiff) int {
+	return len(facetGroups(old.Facets)) + d.shared - d.sharedPlain
+}
+
+// minAnchors is how many shared explicit values pin two items that do
+// different-sounding things down to one ("Draft the engagement letter for
+// Ms Okafor by Thursday", "Prepare Ms Okafor's engagement letter by
+// Thursday"): a person and a date, a count and a date.
+const minAnchors = 2
+
+// sameRisk reports whether two risks are one: what is at risk and what
+// threatens it are named by their nouns, and how it goes wrong is told
+// with verbs that vary ("The resin shipment could be delayed by the port
+// strike", "The port strike may hold up the resin shipment"; "The mortgage
+// offer might expire before completion", "... could lapse before we
+// complete"). The nouns of one are all nouns of the other, at least two,
+// and the items hold the same values and polarity.
+func sameRisk(old, c *Item, d frameDiff) bool {
+	if old.StateItem.Type != tenure.StateRisk || old.Negated != c.Negated || len(d.namesA) > 0 || len(d.namesB) > 0 ||
+		!sameFacets(old.Facets, c.Facets) {
+		return false
+	}
+	nounA := slices.ContainsFunc(d.onlyA, isNoun)
+	nounB := slices.ContainsFunc(d.onlyB, isNoun)
+	shared := 0
+	for _, w := range uniq(old.Frame) {
+		if isNoun(w) && containsWord(c.Frame, w) {
+			shared++
+		}
+	}
+	return shared >= minRiskNouns && !(nounA && nounB)
+}
+
+// minRiskNouns is how many nouns two risks share at least to be one.
+const minRiskNouns = 2
+
+// isNoun reports whether w names a thing: a plain word that is no verb,
+// no direction, and no word WordNet knows only as a verb ("irritate",
+// "sue").
+func isNoun(w Word) bool {
+	return !w.Verb && !w.Name && w.Stem != "to" && w.Stem != "from" && !verbOnly(w)
 }
 
 // lightOnly reports whether the verbs of ws are all light verbs, which
@@ -439,7 +555,9 @@ func sharedNouns(a, b []Word) int {
 		if w.Name || w.Stem == "to" || w.Stem == "from" {
 			continue
 		}
-		if slices.ContainsFunc(b, func(x Word) bool { return !x.Name && !(x.Verb && w.Verb) && sameStem(w.Stem, x.Stem) }) {
+		if slices.ContainsFunc(b, func(x Word) bool {
+			return !x.Name && !(x.Verb && w.Verb) && (sameStem(w.Stem, x.Stem) || synonymous(w, x))
+		}) {
 			n++
 		}
 	}
@@ -639,7 +757,7 @@ func splitNames(ws []Word) (plain, names []Word) {
 // takes ..." opens a sentence, "... to Ines" does not).
 func containsWord(ws []Word, w Word) bool {
 	return slices.ContainsFunc(ws, func(x Word) bool {
-		return sameStem(x.Stem, w.Stem) || x.Name != w.Name && strings.EqualFold(x.Text, w.Text)
+		return sameStem(x.Stem, w.Stem) || x.Name != w.Name && strings.EqualFold(x.Text, w.Text) || synonymous(x, w)
 	})
 }
 

@@ -15,5 +15,9 @@
 // side or only in kind. Parse renders an item's subject and value as
 // short strings.
 //
+// Words are compared by stem, through a curated lexicon (lexicon.go) and
+// through WordNet (package wordnet): forms of one lemma, shared senses
+// and phrasal verbs.
+//
 // Everything here is pure and deterministic: no I/O, no clock, no model.
 package slot

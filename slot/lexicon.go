@@ -26,7 +26,7 @@ var stopwords = fields(`a an the and or but if then so of to in on at by for fro
 	keeping stay stays stayed staying remain remains about around anyway though after including
 	include includes new old current existing usual usually first whole exactly later newer earlier
 	older latency duration length amount number level total setup process thing things stuff way kind
-	type again much many every because during while despite between always`)
+	type again much many every because during while despite between always through via thru`)
 
 // choiceVerbs state that a choice was made; in a decision they say
 // nothing of what it is about ("use PostgreSQL", "go with PostgreSQL").

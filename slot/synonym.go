@@ -1,0 +1,97 @@
+package slot
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/tenure-dev/tenure/wordnet"
+)
+
+// synonymSenses is how many of each word's most frequent WordNet senses
+// two words may share to be one word of a frame. The table keeps three:
+// "delay" and "hold up" share only the third sense of "hold up", and on
+// the development parts no pair of neighbours shares any of the three.
+const synonymSenses = 3
+
+// synonymCache holds the answers of synonymous by word pair, up to
+// maxCachedPairs of them: items are compared with many others, and the
+// same words meet again and again.
+var synonymCache = struct {
+	sync.Mutex
+	m map[[2]string]bool
+}{m: map[[2]string]bool{}}
+
+// maxCachedPairs bounds synonymCache; it starts over when full.
+const maxCachedPairs = 1 << 16
+
+// synonymous reports whether two plain words of frames say the same by
+// WordNet: forms of one lemma, or lemmas that share one of their most
+// frequent senses ("kids" and "children", "held up" and "delayed").
+// Verbs are compared as verbs and other words as nouns or adjectives;
+// names are values, never synonyms.
+func synonymous(x, w Word) bool {
+	if x.Name || w.Name || x.Verb != w.Verb {
+		return false
+	}
+	a, b := lookupForm(x), lookupForm(w)
+	if a == "" || b == "" || a == b {
+		return a != "" && a == b
+	}
+	key := [2]string{a, b}
+	if a > b {
+		key = [2]string{b, a}
+	}
+	synonymCache.Lock()
+	same, ok := synonymCache.m[key]
+	synonymCache.Unlock()
+	if ok {
+		return same
+	}
+	if x.Verb {
+		same = wordnet.Synonymous(a, b, wordnet.Verb, synonymSenses)
+	} else {
+		same = wordnet.Synonymous(a, b, wordnet.Noun, synonymSenses) ||
+			wordnet.Synonymous(a, b, wordnet.Adjective, synonymSenses)
+	}
+	synonymCache.Lock()
+	if len(synonymCache.m) >= maxCachedPairs {
+		synonymCache.m = map[[2]string]bool{}
+	}
+	synonymCache.m[key] = same
+	synonymCache.Unlock()
+	return same
+}
+
+// lookupForm is a word as WordNet is asked about it: lowercase, without a
+// possessive.
+func lookupForm(w Word) string {
+	t := strings.ToLower(w.Text)
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "'")
+	return t
+}
+
+// adverbParticles are the particles that seldom open a phrase of their
+// own: "held up" is a verb, "held in the hall" is not.
+var adverbParticles = fields(`up out down off away back`)
+
+// phrasalVerb returns the base form of w when w followed by the particle
+// p is a phrasal verb WordNet knows ("held" and "up" are "hold up"), or
+// "".
+func phrasalVerb(w, p string) string {
+	if !adverbParticles[p] {
+		return ""
+	}
+	for _, base := range wordnet.Lemmas(w, wordnet.Verb) {
+		if wordnet.Known(base+" "+p, wordnet.Verb) {
+			return base
+		}
+	}
+	return ""
+}
+
+// verbOnly reports whether WordNet knows w as a verb and as nothing else.
+func verbOnly(w Word) bool {
+	f := lookupForm(w)
+	return wordnet.Known(f, wordnet.Verb) && !wordnet.Known(f, wordnet.Noun) && !wordnet.Known(f, wordnet.Adjective) &&
+		!wordnet.Known(f, wordnet.Adverb)
+}
