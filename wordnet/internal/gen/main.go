@@ -1,0 +1,228 @@
+// Command gen derives the package's compact table from a WordNet 3.0
+// database (Debian's wordnet-base: /usr/share/wordnet):
+//
+//	go run ./wordnet/internal/gen -dict /usr/share/wordnet -out wordnet/wordnet.tsv.gz
+//
+// Only what the package answers is kept: each lemma's first senses (as
+// dense synset numbers), the lexicographer file of its first sense, the
+// lemmas its first senses are derivationally related to, and the
+// irregular forms of the exception lists.
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// senses is how many of a lemma's senses (most frequent first) are kept.
+const senses = 3
+
+var posNames = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+
+type synset struct {
+	lexfile int
+	words   []string
+	derivs  [][2]string // source word, "pos:target word"
+}
+
+func main() {
+	dict := flag.String("dict", "/usr/share/wordnet", "WordNet 3.0 dict directory")
+	out := flag.String("out", "wordnet/wordnet.tsv.gz", "output file")
+	flag.Parse()
+	if err := run(*dict, *out); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(dict, out string) error {
+	synsets := map[string]*synset{} // "pos:offset"
+	for p, name := range posNames {
+		if err := readData(filepath.Join(dict, "data."+name), p, synsets); err != nil {
+			return err
+		}
+	}
+	if err := resolveDerivs(synsets); err != nil {
+		return err
+	}
+	ids := map[string]int{}
+	var lines []string
+	for _, p := range []string{"n", "v", "a", "r"} {
+		rows, err := readIndex(filepath.Join(dict, "index."+posNames[p]), p, synsets, ids)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, rows...)
+		exc, err := readExceptions(filepath.Join(dict, posNames[p]+".exc"), p)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, exc...)
+	}
+	// The package finds rows by binary search: pos, then lemma or form.
+	sort.Strings(lines)
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	w := bufio.NewWriter(zw)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+func eachLine(path string, fn func(string) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "" || l[0] == ' ' {
+			continue
+		}
+		if err := fn(l); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return sc.Err()
+}
+
+// readData keeps each synset's lexicographer file, words and
+// derivation pointers (resolved to words once every file is read).
+func readData(path, p string, synsets map[string]*synset) error {
+	return eachLine(path, func(l string) error {
+		f := strings.Fields(strings.SplitN(l, " | ", 2)[0])
+		lexfile, _ := strconv.Atoi(f[1])
+		n, _ := strconv.ParseInt(f[3], 16, 32)
+		s := &synset{lexfile: lexfile}
+		i := 4
+		for k := 0; k < int(n); k++ {
+			w := strings.ToLower(f[i])
+			if j := strings.IndexByte(w, '('); j > 0 { // adjective markers: "(a)", "(p)"
+				w = w[:j]
+			}
+			s.words = append(s.words, w)
+			i += 2
+		}
+		ptrs, _ := strconv.Atoi(f[i])
+		i++
+		for k := 0; k < ptrs; k++ {
+			sym, off, tp, st := f[i], f[i+1], f[i+2], f[i+3]
+			i += 4
+			if sym != "+" {
+				continue
+			}
+			src, _ := strconv.ParseInt(st[:2], 16, 32)
+			tgt, _ := strconv.ParseInt(st[2:], 16, 32)
+			if src == 0 || int(src) > len(s.words) {
+				continue
+			}
+			if tp == "s" {
+				tp = "a"
+			}
+			s.derivs = append(s.derivs, [2]string{s.words[src-1], fmt.Sprintf("%s:%s:%d", tp, off, tgt)})
+		}
+		synsets[p+":"+f[0]] = s
+		return nil
+	})
+}
+
+func resolveDerivs(synsets map[string]*synset) error {
+	for _, s := range synsets {
+		for k, d := range s.derivs {
+			parts := strings.Split(d[1], ":")
+			t := synsets[parts[0]+":"+parts[1]]
+			n, _ := strconv.Atoi(parts[2])
+			if t == nil || n < 1 || n > len(t.words) {
+				return fmt.Errorf("derivation pointer %s names no word", d[1])
+			}
+			s.derivs[k][1] = parts[0] + ":" + t.words[n-1]
+		}
+	}
+	return nil
+}
+
+// readIndex writes one row per lemma:
+// pos, lemma, lexfile of the first sense, synset numbers, derivations.
+func readIndex(path, p string, synsets map[string]*synset, ids map[string]int) ([]string, error) {
+	var rows []string
+	err := eachLine(path, func(l string) error {
+		f := strings.Fields(l)
+		lemma := f[0]
+		nsyn, _ := strconv.Atoi(f[2])
+		np, _ := strconv.Atoi(f[3])
+		offs := f[4+np+2:]
+		if len(offs) != nsyn {
+			return fmt.Errorf("lemma %q: %d offsets, want %d", lemma, len(offs), nsyn)
+		}
+		if len(offs) > senses {
+			offs = offs[:senses]
+		}
+		var nums []string
+		derivs := map[string]bool{}
+		lexfile := -1
+		for _, o := range offs {
+			key := p + ":" + o
+			s := synsets[key]
+			if s == nil {
+				return fmt.Errorf("lemma %q: no synset %s", lemma, key)
+			}
+			if lexfile < 0 {
+				lexfile = s.lexfile
+			}
+			id, ok := ids[key]
+			if !ok {
+				id = len(ids)
+				ids[key] = id
+			}
+			nums = append(nums, strconv.FormatInt(int64(id), 36))
+			for _, d := range s.derivs {
+				if d[0] == lemma {
+					derivs[d[1]] = true
+				}
+			}
+		}
+		ds := make([]string, 0, len(derivs))
+		for d := range derivs {
+			ds = append(ds, d)
+		}
+		sort.Strings(ds)
+		rows = append(rows, strings.Join([]string{p, lemma, strconv.Itoa(lexfile), strings.Join(nums, ","), strings.Join(ds, ",")}, "\t"))
+		return nil
+	})
+	return rows, err
+}
+
+// readExceptions writes one row per irregular form: "x" and the pos,
+// the form, its base forms.
+func readExceptions(path, p string) ([]string, error) {
+	var rows []string
+	err := eachLine(path, func(l string) error {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			return fmt.Errorf("exception line %q has no base form", l)
+		}
+		rows = append(rows, strings.Join([]string{"x" + p, f[0], strings.Join(f[1:], ",")}, "\t"))
+		return nil
+	})
+	return rows, err
+}
