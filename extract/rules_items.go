@@ -67,7 +67,32 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		// "Our practice manager, Greta Holm, will sign off the rota".
 		t = m[2] + " " + m[3]
 	}
-	tx := newText(t)
+	if f, ok := r.matchClause(mc, newText(t)); ok {
+		return f, true
+	}
+	// A sentence that states nothing as a whole may state it in a clause
+	// of its own after a contrast, a colon or a consequence: "Paint is
+	// fine, but you can't drill into the tiled walls", "The nurse was
+	// clear: no stairs for six weeks", "He's diabetic, so no sugary
+	// snacks in the care packages". What comes before is the setting.
+	for _, loc := range tailClauseRe.re.FindAllStringSubmatchIndex(t, -1) {
+		tail := t[loc[2]:]
+		if countContentWords(tail, 2) < 2 {
+			continue
+		}
+		if f, ok := r.matchClause(mc, newText(tail)); ok {
+			return f, true
+		}
+	}
+	return found{}, false
+}
+
+// tailClauseRe opens a clause that can stand alone: after ", but", a
+// colon, a semicolon, ", so" or a dash.
+var tailClauseRe = mustPattern(`(?:,\s+(?:but|so)\s+|:\s+|;\s+|\s+[-–—]\s+)(\S)`)
+
+// matchClause recognises an item in a clause that stands alone.
+func (r *Rules) matchClause(mc *messageContext, tx *text) (found, bool) {
 	if hypotheticalRe.MatchText(tx) && !(likeToRe.MatchText(tx) && !conditionRe.MatchText(tx)) {
 		// "If the printer misses Friday, we lose a week": a condition
 		// with a harm that follows is a risk.
