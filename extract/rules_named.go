@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // FactOrganization is a fact about an organisation ("Northwind is
@@ -175,15 +176,33 @@ func (fb *factBuilder) isRelative(name string) bool {
 // "head of data", "product lead", "IT director".
 func isRole(v string) bool {
 	w := words(v)
-	if len(w) == 0 || len(w) > 5 {
+	if len(w) == 0 || len(w) > 5 || strings.HasPrefix(w[0], "favourite") || strings.HasPrefix(w[0], "favorite") {
+		// "Agatha Christie is my favourite author" is a taste.
 		return false
 	}
 	head := w[len(w)-1]
 	if i := strings.Index(lower(v), " of "); i > 0 {
 		head = lastWord(v[:i])
 	}
-	return roles[head] || roles[w[0]] || isOccupation(head)
+	return roles[head] || roles[w[0]] || isOccupation(head) || personNoun(head)
 }
+
+// personNoun reports whether a head noun names a person by a part they
+// play ("assistant", "sponsor", "landlord", "oenologist"): WordNet files
+// its most frequent sense under noun.person. Relatives, identities and
+// the words that name anyone at all are not roles.
+func personNoun(head string) bool {
+	if relationWords[head] || identities[head] || anyone[head] {
+		return false
+	}
+	return wordnet.Class(head, wordnet.Noun) == "noun.person"
+}
+
+// anyone are person nouns that say nothing of a part played.
+var anyone = set(`person, people, guy, guys, kid, kids, child, children, baby, adult, member, members, one, somebody,
+	someone, anybody, individual, human, customer, customers, user, users, fan, fans, winner, loser, beginner, expert,
+	idiot, genius, hero, legend, star, saint, angel, nightmare, mess, stranger, guest, guests, visitor, local, native,
+	resident, neighbour, neighbor, patient, client, clients, adult, teenager, toddler, boy, girl, lady, gentleman`)
 
 // nameIs reads "our <role> is <name>" (mine is set when "my" opens it):
 // the role is the person's when it names one ("our new locum is Dr. Petra
