@@ -43,6 +43,10 @@ var (
 	// employedRe is where a person works, said by when they came: "has
 	// been at Alder Bank for nine years", "joined Alder Bank last spring".
 	employedRe = mustPattern(`^(?:(?:has|'s)\s+been\s+(?:at|with)|(?:just\s+|recently\s+)?(?:joined|started\s+(?:at|with)))\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}&'-]*){0,2})(?:\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|seven|eight|nine|ten|\d)\b.*)?$`)
+	// pointNameRe points at a person by name: "that's Marit Jansen".
+	pointNameRe = mustPattern(`(?i)^(?:that's|that\s+is|this\s+is)\s+((?-i:(?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}))$`)
+	// isAdverbRe is "is" and an adverb before what a person is.
+	isAdverbRe = mustPattern(`(?i)^(is|'s|was)\s+(?:also|now|still|actually|currently|officially)\s+`)
 	// theyRe is a clause about the organisation named before it.
 	theyRe = mustPattern(`(?i)^they(?:'ve|'re|\s+have|\s+are)?\s+(.+)$`)
 	// pronounIsRe is "she's the IT director" after a person was named.
@@ -79,6 +83,11 @@ func (fb *factBuilder) named(c *text) {
 		fb.organization(mc.org, m[1], true)
 		return
 	}
+	if m := pointNameRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && !isOrgName(m[1]) {
+		// "That's Marit Jansen, she's ...": whom the next clause is about.
+		mc.person, mc.relation = m[1], ""
+		return
+	}
 	var subject, rest string
 	if m := pronounIsRe.FindTextSubmatch(c); m != nil && mc.person != "" {
 		subject, rest = mc.person, strings.TrimSpace(m[1]+m[2])
@@ -96,7 +105,9 @@ func (fb *factBuilder) named(c *text) {
 	}
 	mc.person, mc.relation = subject, ""
 	conf := tenure.ConfidenceHigh
-	rt := newText(rest)
+	// "he's also a governor", "she is now the treasurer": the adverb
+	// says nothing of the role.
+	rt := newText(isAdverbRe.ReplaceAllString(rest, "$1 "))
 	if fb.leads(subject, rt) {
 		return
 	}
