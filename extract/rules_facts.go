@@ -138,9 +138,11 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			mc.org = m[1]
 		}
 		text = m[1] + " " + m[3]
-	} else if m := appositionFirstRe.FindStringSubmatch(text); m != nil && strings.HasPrefix(m[2], "the ") {
+	} else if m := appositionFirstRe.FindStringSubmatch(text); m != nil && (strings.HasPrefix(m[2], "the ") || orgNoun(m[1])) {
 		// "Our lender, the Hallé Trust, is based in Manchester": a name
-		// with an article is an organisation's.
+		// with an article is an organisation's, and so is one the
+		// apposition says is a kind of organisation ("the building's
+		// management company, Arden Estates,").
 		mc.org = m[2]
 		fb := factBuilder{r: r, mc: mc, clause: text}
 		fb.organization(m[2], m[3], true)
@@ -151,8 +153,9 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			// installer", "my supervisor").
 			owner, _, _ := strings.Cut(text, " ")
 			what := "the " + m[1]
-			if lower(owner) == "my" {
-				what = "my " + m[1]
+			if lower(owner) == "my" || strings.HasSuffix(owner, "'s") && !strings.Contains(m[1], "'") {
+				// "Sunniva's agent, Tom Reyes, ...": whose they are.
+				what = owner + " " + m[1]
 			}
 			facts := r.apposition(mc, m[2], what)
 			if len(facts) > 0 && lower(owner) == "their" && mc.lastOrg != "" {
@@ -240,6 +243,14 @@ func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
 		fb.add(FactPerson, subject, nameFact, "name", name)
 		return fb.out
 	}
+	if m := namedOwnerRe.FindStringSubmatch(what); m != nil && isRole(m[2]) {
+		// "Sunniva's agent, Tom Reyes, ...": the part they play for
+		// the person named, said like a relation.
+		fb := factBuilder{r: r, mc: mc, clause: name + ", " + what}
+		mc.person = name
+		fb.add(FactPerson, m[1]+" "+lower(m[2]), nameFact, "name", name)
+		return fb.out
+	}
 	definite := definiteRe.MatchString(what)
 	for _, a := range []string{"our ", "my ", "the ", "their ", "your ", "a ", "an ", "new "} {
 		what = strings.TrimPrefix(what, a)
@@ -252,6 +263,16 @@ func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
 	mc.person = name
 	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
 	return fb.out
+}
+
+// namedOwnerRe is a part played for someone named: "Sunniva's agent".
+var namedOwnerRe = mustPattern(`^([A-Z][\p{L}-]+'s)\s+([a-z][a-z-]+)$`)
+
+// orgNoun reports whether a noun phrase's head names a kind of
+// organisation ("management company", "caterer's firm").
+func orgNoun(np string) bool {
+	head := lastWord(lower(np))
+	return head != "" && orgKindRe.MatchString("is a "+head) && !isOccupation(head) && !personNoun(head)
 }
 
 // definiteRe opens an apposition that says which one: "the installer",

@@ -22,7 +22,7 @@ var (
 	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an|[A-Z][\p{L}-]*'s)\s+[^,]{2,40}),\s+(.+)$`)
 	// appositionFirstRe is the apposition first: "Our new designer, Lucía
 	// Gómez, starts on Monday".
-	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([A-Za-z][A-Za-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+|the\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
+	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[A-Z][\p{L}-]*'s)\s+(?:new\s+)?([A-Za-z][A-Za-z' -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+|the\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
 	// isTheRe is "is the CEO", "is our new head of data".
 	isTheRe = mustPattern(`(?i)^(?:is|'s|was)\s+(?:the|our|my|their|his|her|its|your)\s+(?:new\s+|current\s+|acting\s+|interim\s+)?(.+)$`)
 	// rolePartRe splits a role from its organisation: "CEO of Northwind".
