@@ -61,7 +61,7 @@ var (
 	// orgHQRe is where an organisation's head office is: "its head office
 	// is in Bremen".
 	orgHQRe        = mustPattern(`(?i)\b(?:its|their)\s+(?:head\s+office|headquarters|hq|main\s+office)\s+(?:is|are)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
-	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+)?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+){0,2}?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 	orgEmployeesRe = mustPattern(`(?i)\b(?:has|have|employs)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
 )
 
@@ -282,7 +282,7 @@ const orgKinds = `firm|company|business|outfit|startup|start-up|agency|charity|s
 // without a verb ("about 30 people", "with around 40 staff"), and how long
 // it has been going ("since 1998").
 var (
-	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:` + orgKinds + `)\b`)
+	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}\d-]+\s+){0,3}?(?:` + orgKinds + `)\b`)
 	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:` + orgKinds + `)\s+(?:in|from|based\s+in))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 	orgSizeRe  = mustPattern(`(?i)\b(?:(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)|(\d[\d,]*)-(?:person|people|strong|staff))\b`)
 	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
@@ -294,7 +294,7 @@ var tradingRe = mustPattern(`(?i)\b(?:trading|in\s+business)\b`)
 
 // orgInRe is where a kind of thing is: "is a family-run kitchen in Gaia",
 // said of an organisation.
-var orgInRe = mustPattern(`(?i)^(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?[\p{L}-]+\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+var orgInRe = mustPattern(`(?i)^(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}\d-]+\s+){0,3}?[\p{L}-]+\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
 
 // staffRe is a size only an organisation has: staff, employees.
 var staffRe = mustPattern(`(?i)\b(?:employees|staff|workers)\b`)
