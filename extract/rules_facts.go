@@ -190,6 +190,15 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			prevName = ""
 			continue
 		}
+		if name := prevName; name != "" && definiteRe.MatchString(c) && len(words(c)) <= 6 {
+			// "... is Priyesh Shah, their transport planner": what the
+			// name is, said after it.
+			if facts := r.apposition(mc, name, c); len(facts) > 0 {
+				out = append(out, facts...)
+				prevName = ""
+				continue
+			}
+		}
 		prevName = trailingName(c)
 		if reportedRe.MatchString(c) {
 			// "My partner works at Spotify, she says ...": what follows
@@ -225,7 +234,7 @@ var orgPredicateRe = mustPattern(`(?i)^(?:is|was|are)\s+(?:headquartered|incorpo
 
 // relationOnlyRe is an apposition that names a relation and nothing else:
 // "Keiko's husband", "my supervisor".
-var relationOnlyRe = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
+var relationOnlyRe = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)(?:\s+(?:from|at)\s+[^,]{2,30})?$`)
 
 // apposition returns the role a name's apposition states ("Dr. Okafor, our
 // facilitator"), when it is one.

@@ -36,7 +36,7 @@ var (
 	// may stand for next.
 	// It names the person's role too, and with "from Dunmore Estates"
 	// their employer.
-	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[\p{L}'-]+){0,2}))?$`)
+	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er|[A-Z][\p{L}-]*'s)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+(?:(?:this|for\s+the|for\s+this)\s+(?:cycle|year|season|term|round|time|project|release|trip|event)\s+|(?:now|currently)\s+)?is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[\p{L}'-]+){0,2}))?(?:\s+(?:from|on|in|at)\s+(?:the|our)\s+[a-z][a-z -]*)?$`)
 	// leadsRe is a role said by what a person does: "Emeka heads the
 	// surgical team", "Sadia runs the seed library".
 	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads(?:\s+up)?|manages|runs|leads|chairs|oversees|coordinates|supervises|directs|looks\s+after|(?:is|'s)\s+in\s+charge\s+of)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
