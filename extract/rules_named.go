@@ -43,6 +43,12 @@ var (
 	// employedRe is where a person works, said by when they came: "has
 	// been at Alder Bank for nine years", "joined Alder Bank last spring".
 	employedRe = mustPattern(`^(?:(?:has|'s)\s+been\s+(?:at|with)|(?:just\s+|recently\s+)?(?:joined|started\s+(?:at|with)))\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}&'-]*){0,2})(?:\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|seven|eight|nine|ten|\d)\b.*)?$`)
+	// theOrgRe is an organisation's name with its article: "The
+	// Hartwell Foundation ...".
+	theOrgRe = mustPattern(`^(?:The|the)\s+([A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,3})\s+(.+)$`)
+	// kindNameRe is a name after the noun that says what it is, with no
+	// commas: "our vendor Cloudgate has ...".
+	kindNameRe = mustPattern(`^(?:[Oo]ur|[Tt]he|[Tt]heir)\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2})\s+([a-z].+)$`)
 	// pointNameRe points at a person by name: "that's Marit Jansen".
 	pointNameRe = mustPattern(`(?i)^(?:that's|that\s+is|this\s+is)\s+((?-i:(?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}))$`)
 	// isAdverbRe is "is" and an adverb before what a person is.
@@ -96,6 +102,21 @@ func (fb *factBuilder) named(c *text) {
 		}
 	} else if m := namedRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && !fb.isRelative(m[1]) {
 		subject, rest = m[1], m[2]
+	} else if m := theOrgRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && isOrgName(m[1]) {
+		// "The Hartwell Foundation was founded in 1987".
+		subject, rest = m[1], m[2]
+	} else if m := kindNameRe.FindTextSubmatch(c); m != nil && properNames(m[2]) && !relationWords[lastWord(m[1])] {
+		// "Our vendor Cloudgate has a support office in Dublin", "the
+		// caterer Hollis & Co": the noun says what the name is.
+		if orgNoun(m[1]) || isOrgName(m[2]) {
+			fb.mc.org = m[2]
+			fb.organization(m[2], m[3], true)
+			return
+		}
+		if !isRole(m[1]) {
+			return // "our cat Miso hates car journeys"
+		}
+		subject, rest = m[2], m[3]
 	} else {
 		return
 	}
