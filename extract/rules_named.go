@@ -49,6 +49,8 @@ var (
 	// kindNameRe is a name after the noun that says what it is, with no
 	// commas: "our vendor Cloudgate has ...".
 	kindNameRe = mustPattern(`^(?:[Oo]ur|[Tt]he|[Tt]heir)\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2})\s+([a-z].+)$`)
+	// basedRe says where something is based.
+	basedRe = mustPattern(`(?i)^(?:is|are|'s)\s+(?:now\s+|also\s+)?based\s+(?:in|out\s+of)\s`)
 	// pointNameRe points at a person by name: "that's Marit Jansen".
 	pointNameRe = mustPattern(`(?i)^(?:that's|that\s+is|this\s+is)\s+((?-i:(?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}))$`)
 	// isAdverbRe is "is" and an adverb before what a person is.
@@ -120,7 +122,14 @@ func (fb *factBuilder) named(c *text) {
 	} else {
 		return
 	}
-	if fb.organization(subject, rest, strings.EqualFold(subject, mc.org)) {
+	known := strings.EqualFold(subject, mc.org)
+	if basedRe.MatchString(rest) && !strings.EqualFold(subject, mc.person) && !isSpeaker(subject, mc.before) && !isSpeaker(subject, []tenure.Message{*mc.msg}) {
+		// "Acme Freight is based in Gothenburg": a person is said to
+		// live somewhere; what is based somewhere, named by someone
+		// who is not talking about themselves, is an organisation.
+		known = true
+	}
+	if fb.organization(subject, rest, known) {
 		mc.org = subject
 		return
 	}
