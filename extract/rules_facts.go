@@ -175,9 +175,26 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		// before it asks; the asking clause states nothing.
 		clauses = clauses[:len(clauses)-1]
 	}
-	prevName := ""
+	prevName, prevSelf := "", false
 	for _, c := range clauses {
 		c = tidy(discourseRe.ReplaceAllString(c, ""))
+		self := prevSelf
+		prevSelf = firstPersonRe.MatchString(c) || self && len(strings.Fields(c)) == 1 // ", freelance,"
+		if mc.org != "" && bareSizeRe.MatchString(c) {
+			// "Copperline is a family firm out of Bilbao, about 30
+			// people, and ...": the organisation's size, said on its own.
+			fb := factBuilder{r: r, mc: mc, clause: c}
+			fb.organization(mc.org, "with "+c, true)
+			out = append(out, fb.out...)
+			continue
+		}
+		if self && bareBasedRe.MatchString(c) {
+			// "I'm the sound recordist, freelance, based in Rotterdam":
+			// the speaker is.
+			out = append(out, r.clauseFacts(mc, "I'm "+c)...)
+			prevSelf = true
+			continue
+		}
 		if name := prevName; name != "" && articleNounRe.MatchString(c) {
 			// "Our caterer is Tasca Verde, a family-run kitchen in Gaia
 			// with 15 staff": a noun phrase after a name says what it
@@ -212,6 +229,15 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	}
 	return out
 }
+
+// Clauses without a subject that go on about the one before: a size
+// ("about 30 people"), where one is based ("based in Rotterdam"), after a
+// clause in the first person.
+var (
+	bareSizeRe    = mustPattern(`(?i)^(?:about|around|roughly|some|over|nearly|almost)?\s*(?:\d[\d,]*|` + numberWords + `)\s+(?:people|staff|employees|workers)$`)
+	bareBasedRe   = mustPattern(`(?i)^(?:now\s+)?based\s+(?:in|out\s+of)\s+[A-Z]`)
+	firstPersonRe = mustPattern(`(?i)^(?:i|i'm|i've|i'd)\b`)
+)
 
 // Clause structures around a name: a relative clause ("Tobias, who leads
 // the design team, will ..."), an apposition in brackets ("Ingrid (our
@@ -339,8 +365,8 @@ func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 		}
 	} else if m := amTheBare.FindTextSubmatch(ct); m != nil {
 		// "I'm the new secretary": a position in the group, or an
-		// occupation.
-		if v := titleOf(m[1]); isRole(v) {
+		// occupation ("the sound recordist").
+		if v := titleOf(m[1]); isRole(v) || agentNoun(v) {
 			attr := "job"
 			if w := words(v); roles[w[len(w)-1]] {
 				attr = "role"
