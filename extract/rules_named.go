@@ -134,6 +134,16 @@ func (fb *factBuilder) named(c *text) {
 		return
 	}
 	mc.person, mc.relation = subject, ""
+	if m := calledOrgRe.FindStringSubmatch(rest); m != nil && properNames(m[2]) {
+		// "Declan Ward runs a small firm called Ward Heating in
+		// Salford": the firm is named, and it is where he works.
+		p := factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}
+		fb.add(FactPerson, subject, p, "works_at", m[2])
+		if m[3] != "" {
+			fb.add(FactOrganization, m[2], factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s is based in %s"}, "based_in", m[3])
+		}
+		return
+	}
 	conf := tenure.ConfidenceHigh
 	// "he's also a governor", "she is now the treasurer": the adverb
 	// says nothing of the role.
@@ -317,6 +327,10 @@ var (
 	orgSizeRe  = mustPattern(`(?i)\b(?:(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)|(\d[\d,]*)-(?:person|people|strong|staff))\b`)
 	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
 )
+
+// calledOrgRe is an organisation a person runs or works for, named after
+// its kind: "runs a small firm called Ward Heating in Salford".
+var calledOrgRe = mustPattern(`(?i)^(?:now\s+|also\s+)?(runs|owns|has|started|founded|set\s+up|works\s+(?:at|for))\s+(?:an?|the|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}?(?:` + orgKinds + `)\s+(?:called|named)\s+((?-i:[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}))(?:\s+(?:in|out\s+of)\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)))?`)
 
 // tradingRe is a going concern only a business is: "trading", "in
 // business".
