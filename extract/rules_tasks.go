@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // Action patterns: a first-person commitment ("I'll send the draft"), a
@@ -224,11 +225,35 @@ func task(verb, rest string, conf tenure.Confidence) (found, bool) {
 	if p, after, ok := strings.Cut(obj, " "); ok && particles[lower(p)] {
 		verb, obj = verb+" "+lower(p), after
 	}
+	if errandVerbs[verb] {
+		// "Mateo will come by on Thursday to measure the brackets": a
+		// visit is a task when it says what it is for.
+		if m := purposeRe.FindStringSubmatch(obj); m != nil && !idleVerbs[m[1]] && wordnet.Known(m[1], wordnet.Verb) && (concreteObject(clauseAfter(m[2])) || pronounObject(m[2])) {
+			return found{typ: tenure.StateAction, text: capitalize(verb + " " + obj), conf: conf}, true
+		}
+	}
 	if idleVerbs[verb] || !concreteObject(obj) {
 		return found{}, false
 	}
 	return found{typ: tenure.StateAction, text: capitalize(verb + " " + obj), conf: conf}, true
 }
+
+// errandVerbs are visits, which take no object: "come round", "pop by".
+var errandVerbs = map[string]bool{"come": true, "go": true, "pop": true, "drop": true, "swing": true,
+	"come by": true, "come over": true, "go over": true, "go down": true, "come down": true, "come up": true, "go up": true}
+
+// pronounObject reports whether a verb's object is a pronoun for what
+// was named before, after an optional preposition: "look at it".
+func pronounObject(s string) bool {
+	w := words(s)
+	if len(w) == 2 && choicePreps[w[0]] || len(w) == 2 && w[0] == "at" {
+		w = w[1:]
+	}
+	return len(w) == 1 && pronounObjects[w[0]]
+}
+
+// purposeRe is what a visit is for: "to measure the brackets".
+var purposeRe = mustPattern(`(?i)\bto\s+([a-z]+)\b(.*)$`)
 
 // askedTask is task for a verb someone is asked to do, where "get" takes
 // an object ("please get three quotes for the compressor").
