@@ -103,8 +103,10 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			if len(s.text) > maxSentenceBytes {
 				continue
 			}
-			if f, ok := r.matchItem(mc, s); ok {
-				acc.addItem(r.candidate(mc, b, f), &res)
+			for _, part := range coordinated(s) {
+				if f, ok := r.matchItem(mc, part); ok {
+					acc.addItem(r.candidate(mc, b, f), &res)
+				}
 			}
 			for _, f := range r.matchFacts(mc, s) {
 				acc.addFact(f)

@@ -269,3 +269,31 @@ func firstWord(s string) string {
 	}
 	return ""
 }
+
+// coordinatedRe joins two commitments in one sentence: ", and I'll send
+// you a postmortem", "; Ruth will ...".
+var coordinatedRe = mustPattern(`(?:,\s+and|;|,\s+then)\s+((?:I|we|We|[A-Z][\p{L}'-]+)(?:'ll|\s+will|\s+is\s+going\s+to|'s\s+going\s+to|'m\s+going\s+to|\s+are\s+going\s+to)\s+[a-z])`)
+
+// coordinated splits a statement into the commitments it joins, each
+// read on its own: "We'll ship a fix by Wednesday, and I'll send you a
+// postmortem by Friday" is two tasks. A question or a to-do line is one.
+func coordinated(s sentence) []sentence {
+	if s.question || s.todo {
+		return []sentence{s}
+	}
+	locs := coordinatedRe.re.FindAllStringSubmatchIndex(s.text, -1)
+	if len(locs) == 0 {
+		return []sentence{s}
+	}
+	var out []sentence
+	start := 0
+	for _, loc := range locs {
+		part := s
+		part.text = strings.TrimSpace(s.text[start:loc[0]])
+		out = append(out, part)
+		start = loc[2]
+	}
+	last := s
+	last.text = s.text[start:]
+	return append(out, last)
+}
