@@ -12,12 +12,28 @@ import (
 var (
 	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:the\s+|one\s+|only\s+|main\s+|biggest\s+)+thing\s+that\s+(?:could|might|may|can|would|will)\s+[a-z]+(?:\s+(?:us|me|this|it|things|wrong|up))?\s+is\s+(?:that\s+)?|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|bigger|biggest|real|key|other|greatest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
 	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+|good\s+|fair\s+|decent\s+|strong\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
-	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous|afraid)\s+(?:that\s+)?(.+)`)
+	riskWorryRe = mustPattern(`(?i)(?:\bi(?:'m|\s+am)\s+|^)(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous|afraid)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
 	// not about a person ("worried about my mom").
 	riskModalRe = mustPattern(`(?i)(?:\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b|\w'll\b)`)
 	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down)\b`)
 )
+
+// leadSubjectRe is a clause that opens with a concrete subject: "the damp
+// patch above the window is getting bigger, ".
+var leadSubjectRe = mustPattern(`(?i)^((?:the|our|my|their|this|that)\s+[a-z][\p{L}'-]*(?:\s+[\p{L}'-]+){0,5}?)\s+(?:is|are|was|were|has|have|keeps|'s)\b[^,;]*[,;]\s*$`)
+
+// itWillRe is a pronoun's contracted future: "it'll", "they'll".
+var itWillRe = mustPattern(`(?i)^(?:it|they)(?:'ll|\s+will)\s+|^(?:it|they)\s+`)
+
+// leadSubject is the subject of the clause a sentence opens with, when
+// that clause ends where s does.
+func leadSubject(s string) string {
+	if m := leadSubjectRe.FindStringSubmatch(s); m != nil && concreteObject(m[1]) {
+		return m[1]
+	}
+	return ""
+}
 
 // Conditions with a harm: "if the printer misses Friday, the mailing goes
 // out late and we lose a week of donations".
@@ -73,11 +89,25 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 		}
 		f.text = lower(m[1]) + " that " + strings.TrimPrefix(rest, "that ")
 	case riskWorryRe.MatchText(tx):
-		rest := riskWorryRe.FindStringSubmatch(t)[1]
+		loc := riskWorryRe.FindStringSubmatchIndex(t)
+		rest := t[loc[2]:loc[3]]
+		if np := leadSubject(t[:loc[0]]); np != "" && itWillRe.MatchString(rest) {
+			// "The damp patch is getting bigger, I'm worried it'll
+			// spread": what "it" stands for is what the sentence opened
+			// with.
+			rest = np + " " + itWillRe.ReplaceAllString(rest, "will ")
+		}
 		if w := firstWord(rest); w == "about" || vagueSubjects[w] || !riskModalRe.MatchString(rest) {
 			return found{}, false
 		}
 		f.text, f.conf = clauseAfter(rest), tenure.ConfidenceMedium
+		if after := strings.TrimPrefix(strings.TrimPrefix(rest, f.text), ","); countContentWords(f.text, 3) < 3 && after != rest {
+			// "I'm worried it'll rain, the barn has no covered outdoor
+			// area": a short worry is explained by the clause after it.
+			if c := clauseAfter(after); countContentWords(c, 2) >= 2 {
+				f.text += ", " + c
+			}
+		}
 	case riskFailRe.MatchText(tx):
 		m := riskFailRe.FindStringSubmatchIndex(t)
 		if vagueSubjects[lastWord(t[:m[3]])] {
