@@ -16,7 +16,7 @@ var (
 	// riskModalRe needs the worry to be about something that may go wrong,
 	// not about a person ("worried about my mom").
 	riskModalRe = mustPattern(`(?i)(?:\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b|\w'll\b)`)
-	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down)\b`)
+	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down|spike|wreck|ruin|spread|flood|crack|collapse|overrun|derail|damage|sink|drag\s+on|add\s+(?:another\s+|an\s+extra\s+|\w+\s+)?(?:days?|weeks?|months?|hours?)|cost\s+(?:us\s+)?(?:more|extra|a\s+lot|a\s+fortune|twice)|not\s+be\s+(?:fixed|done|finished|delivered|approved|signed|repaired|available|open)|not\s+(?:arrive|turn\s+up|show\s+up|make\s+it|come\s+through|get\s+(?:there|back)\s+in\s+time))\b`)
 )
 
 // leadSubjectRe is a clause that opens with a concrete subject: "the damp
@@ -47,7 +47,7 @@ var (
 // offer, not a risk.
 func conditionalRisk(tx *text) (found, bool) {
 	m := conditionalRe.FindTextSubmatch(tx)
-	if m == nil || !harmRe.MatchString(m[2]) || vagueSubjects[firstWord(m[1])] || firstWord(m[2]) == "you" ||
+	if m == nil || !harmRe.MatchString(m[2]) && !riskFailRe.MatchString("it "+m[2]) || vagueSubjects[firstWord(m[1])] || firstWord(m[2]) == "you" ||
 		countContentWords(m[0], 4) < 4 {
 		return found{}, false
 	}
@@ -110,6 +110,13 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 		}
 	case riskFailRe.MatchText(tx):
 		m := riskFailRe.FindStringSubmatchIndex(t)
+		if lastWord(t[:m[3]]) == "which" && strings.HasSuffix(strings.TrimSuffix(t[:m[3]], "which"), ", ") {
+			// "The ferry sometimes gets cancelled in bad weather, which
+			// could wreck our Oban days": what "which" stands for is the
+			// clause before, and the harm is said of it.
+			f.text, f.conf = tidy(t), tenure.ConfidenceMedium
+			break
+		}
 		if vagueSubjects[lastWord(t[:m[3]])] {
 			return found{}, false
 		}
