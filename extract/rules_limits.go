@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // Risk patterns: a labelled risk ("Risk: ...", "One concern: ..."), "there
@@ -159,7 +160,7 @@ var (
 	dontRe = mustPattern(`(?i)(?:^|,\s+|;\s+)(?:(?:please|pls|plz)\s+)?(?:don't|do\s+not)\s+(?:ever\s+)?([a-z]+)\s+\S`)
 	// noRe is a prohibition said as "no X during Y": "no laptops during
 	// the session", "no deploys on Fridays".
-	noRe = mustPattern(`(?i)(?:^|,\s+)no\s+([a-z][a-z-]*)(?:\s+[a-z][a-z-]*)?\s+(?:during|on|after|before|at|in|inside|near|without|past|until|while)\s+\S`)
+	noRe = mustPattern(`(?i)(?:^|,\s+)no\s+([a-z][a-z-]*)(?:\s+[a-z][a-z-]*)?\s+(?:(?:during|on|after|before|at|in|inside|near|without|past|until|while)\s+\S|for\s+(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+few|the\s+first|the\s+next)\s+)?(?:days?|weeks?|months?|hours?|minutes?|years?)\b)`)
 	// avoidRe is an order to keep away from something: "avoid scheduling
 	// anything after 6 pm".
 	avoidRe = mustPattern(`(?i)(?:^|,\s+)(?:please\s+)?(?:avoid|refrain\s+from)\s+\S`)
@@ -175,10 +176,10 @@ var (
 	// epistemicRe is "must" as a guess: "we must have watched it ten
 	// times", "you must be tired".
 	epistemicRe = mustPattern(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
-	neverRe     = mustPattern(`(?i)^(?:(?:please|pls)\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
+	neverRe     = mustPattern(`(?i)(?:^|\band\s+)(?:(?:please|pls)\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
 	// noOneRe is a prohibition on everyone: "under no circumstances should
 	// anyone restart the gateway", "no one may deploy on Fridays".
-	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed|is\s+permitted|gets\s+to)\s+[a-z]`)
+	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed|is\s+permitted|gets\s+to)\s+[a-z]|^nothing\s+(?:gets|is|may\s+be|can\s+be|should\s+be|must\s+be)\s+[a-z]+(?:ed|en)\b`)
 	// restrictedRe is access or use limited to someone or something:
 	// "production access is limited to the on-call engineer".
 	restrictedRe = mustPattern(`(?i)\b(?:is|are)\s+(?:limited|restricted|reserved)\s+(?:to|for)\s+(?:the\s+|our\s+)?[a-z]`)
@@ -309,7 +310,7 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		return f, true
 	}
 	if m := neverHabitRe.FindTextSubmatchIndex(tx); m != nil {
-		if v := lower(t[m[2]:m[3]]); !pastVerbs[v] && !unruledVerbs[v] && !unruledOrders[v] && !strings.HasSuffix(v, "ed") {
+		if v := lower(t[m[2]:m[3]]); !pastVerbs[v] && (!unruledVerbs[v] || concreteObject(clauseAfter(t[m[3]:])) && ruledVerb(v)) && !unruledOrders[v] && !strings.HasSuffix(v, "ed") {
 			return high(m[0], m[1])
 		}
 	}
@@ -329,6 +330,11 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		return high(m[0], m[1])
 	}
 	if m := neverRe.FindTextSubmatchIndex(tx); m != nil && !strings.EqualFold(t[m[2]:m[3]], "mind") {
+		if k := strings.Index(lower(t[m[0]:m[1]]), "and "); k == 0 {
+			// "Keep it in a vault and never commit it to git": the
+			// order not to is the rule, read from where it starts.
+			return ruleAround(t[m[0]+4:], 0, m[1]-m[0]-4, 2, tenure.ConfidenceHigh)
+		}
 		return high(m[0], m[1])
 	}
 	if m := noOneRe.FindTextIndex(tx); m != nil {
@@ -540,3 +546,15 @@ var relationWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// ruledVerb reports whether a verb does something a rule can forbid: a
+// deal signed, a door opened, a file read (WordNet's verb classes of
+// contact, possession, creation, communication and change), where "find"
+// or "see" happen to one.
+func ruledVerb(v string) bool {
+	switch wordnet.Class(v, wordnet.Verb) {
+	case "verb.contact", "verb.possession", "verb.creation", "verb.communication", "verb.change", "verb.social":
+		return true
+	}
+	return false
+}
