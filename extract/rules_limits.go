@@ -275,6 +275,10 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 			return high(m[0], max(m[1], due[1]))
 		case strongModalRe.MatchString(t[m[2]:m[3]]) && (sw == "you" || !vagueSubjects[sw]):
 			return high(m[0], m[1])
+		case cannotRe.MatchString(t[m[2]:m[3]]) && sw == "you" && youCannot(t[m[1]:]):
+			// "You can't drill into the tiled walls": what anyone
+			// addressed may not do to a thing.
+			return high(m[0], m[1])
 		case cannotRe.MatchString(t[m[2]:m[3]]) && sw != "you" && !vagueSubjects[sw] && !unruledSubjects[sw] &&
 			!strings.HasSuffix(sw, "ly") && firstWord(t[m[1]:]) != "" &&
 			(!unruledVerbs[firstWord(t[m[1]:])] || passiveAfter(t[m[1]:])):
@@ -557,4 +561,17 @@ func ruledVerb(v string) bool {
 		return true
 	}
 	return false
+}
+
+// youCannot reports whether what follows "you can't" is an act on a
+// thing a rule can forbid: a verb of contact, creation, possession,
+// communication or change with a concrete object, after an optional
+// preposition ("drill into the tiled walls").
+func youCannot(rest string) bool {
+	v := firstWord(rest)
+	if v == "" || unruledVerbs[v] || unruledOrders[v] || idleVerbs[v] || !ruledVerb(v) {
+		return false
+	}
+	obj := clauseAfter(strings.TrimSpace(rest[len(v):]))
+	return concreteObject(stripPrep(obj)) && !pronounObject(obj)
 }
