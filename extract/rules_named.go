@@ -64,12 +64,12 @@ var (
 // Organisation facts: where it is, when it was founded, how many work
 // there.
 var (
-	orgPlaceRe   = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgPlaceRe   = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
 	orgFoundedRe = mustPattern(`(?i)\b(?:was\s+)?(?:founded|started|established)(?:\s+by\s+[^,;]{2,40}?)?\s+in\s+(\d{4})\b`)
 	// orgHQRe is where an organisation's head office is: "its head office
 	// is in Bremen".
-	orgHQRe        = mustPattern(`(?i)\b(?:its|their)\s+(?:head\s+office|headquarters|hq|main\s+office)\s+(?:is|are)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
-	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+){0,2}?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgHQRe        = mustPattern(`(?i)\b(?:its|their)\s+(?:head\s+office|headquarters|hq|main\s+office)\s+(?:is|are)\s+in\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
+	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+){0,2}?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
 	orgEmployeesRe = mustPattern(`(?i)\b(?:has|have|employs)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
 )
 
@@ -123,10 +123,11 @@ func (fb *factBuilder) named(c *text) {
 		return
 	}
 	known := strings.EqualFold(subject, mc.org)
-	if basedRe.MatchString(rest) && !strings.EqualFold(subject, mc.person) && !isSpeaker(subject, mc.before) && !isSpeaker(subject, []tenure.Message{*mc.msg}) {
+	if basedRe.MatchString(rest) && len(strings.Fields(subject)) > 1 && !strings.EqualFold(subject, mc.person) && !isSpeaker(subject, mc.before) && !isSpeaker(subject, []tenure.Message{*mc.msg}) {
 		// "Acme Freight is based in Gothenburg": a person is said to
-		// live somewhere; what is based somewhere, named by someone
-		// who is not talking about themselves, is an organisation.
+		// live somewhere; what is based somewhere, named in full by
+		// someone who is not talking about themselves, is an
+		// organisation ("Priya is based in Berlin" is a person).
 		known = true
 	}
 	if fb.organization(subject, rest, known) {
@@ -323,7 +324,7 @@ const orgKinds = `firm|company|business|outfit|startup|start-up|agency|charity|s
 // it has been going ("since 1998").
 var (
 	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}\d-]+\s+){0,3}?(?:` + orgKinds + `)\b`)
-	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:` + orgKinds + `)\s+(?:in|from|based\s+in))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:` + orgKinds + `)\s+(?:in|from|based\s+in))\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
 	orgSizeRe  = mustPattern(`(?i)\b(?:(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)|(\d[\d,]*)-(?:person|people|strong|staff))\b`)
 	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
 )
@@ -338,7 +339,7 @@ var tradingRe = mustPattern(`(?i)\b(?:trading|in\s+business)\b`)
 
 // orgInRe is where a kind of thing is: "is a family-run kitchen in Gaia",
 // said of an organisation.
-var orgInRe = mustPattern(`(?i)^(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}\d-]+\s+){0,3}?[\p{L}-]+\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+var orgInRe = mustPattern(`(?i)^(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}\d-]+\s+){0,3}?[\p{L}-]+\s+in\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
 
 // staffRe is a size only an organisation has: staff, employees.
 var staffRe = mustPattern(`(?i)\b(?:employees|staff|workers)\b`)
