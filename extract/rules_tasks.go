@@ -344,7 +344,7 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 	if !ok {
 		// "Fish or lamb for the main?": a choice asked without an
 		// interrogative word.
-		t, ok = optionsQuestion(vocative.ReplaceAllString(tidy(s.text), ""))
+		t, ok = optionsQuestion(vocative.ReplaceAllString(tidy(discourseRe.ReplaceAllString(s.text, "")), ""))
 	}
 	if !ok || smallTalkRe.MatchString(t) || personalRe.MatchString(t) {
 		return found{}, false
@@ -380,13 +380,26 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 // optionsQuestion returns a question that names two options and nothing
 // else: no comma, a few words, content words on both sides of "or".
 func optionsQuestion(t string) (string, bool) {
-	a, b, ok := strings.Cut(t, " or ")
-	if !ok || strings.ContainsAny(t, ",;:") || len(strings.Fields(t)) > 12 || !hasContentWord(a) || !hasContentWord(b) ||
-		youRe.MatchString(lower(t)) || strings.Contains(lower(t), "your") || !isNounStart(a) {
+	body := t
+	if m := topicLabelRe.FindStringSubmatch(t); m != nil {
+		// "Venue: the barn at Ashcombe or the hotel in town?": the
+		// label says what the choice is about.
+		body = m[1]
+	}
+	a, b, ok := strings.Cut(body, " or ")
+	if !ok || strings.ContainsAny(body, ",;:") || len(strings.Fields(t)) > 12 || !hasContentWord(a) || !hasContentWord(b) ||
+		youRe.MatchString(lower(t)) || strings.Contains(lower(t), "your") || !isNounStart(articleRe.ReplaceAllString(a, "")) {
 		return "", false
 	}
 	return t, true
 }
+
+// topicLabelRe is a one- or two-word label before the options of a
+// choice; articleRe an article an option opens with.
+var (
+	topicLabelRe = mustPattern(`^[A-Za-z][a-z-]*(?:\s+[a-z-]+)?:\s+(.+)$`)
+	articleRe    = mustPattern(`(?i)^(?:the|a|an)\s+`)
+)
 
 // isNounStart reports whether an option opens with a noun rather than a
 // preposition or a verb of chat ("For walking or running?", "Got any
