@@ -275,6 +275,39 @@ func weChoice(t *text) (found, bool) {
 	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
 }
 
+// letsAltRe is a proposal, and insteadRe the word that sets an option
+// aside at its end: "let's swap Pitlochry for Oban instead".
+var (
+	letsAltRe = mustPattern(`(?i)\blet'?s\s+([a-z]+)\s+(.+)`)
+	insteadRe = mustPattern(`(?i)\binstead\s*[.!]?$`)
+)
+
+// letsInstead reads a proposal that sets an option aside as a choice,
+// whatever its verb: "let's go to the botanical garden rather than the
+// museum", "let's do Edinburgh and then Pitlochry, not the Isle of Skye",
+// "let's swap Pitlochry for Oban instead".
+func letsInstead(t *text) (found, bool) {
+	m := letsAltRe.FindTextSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	verb := lower(m[1])
+	if verb == "be" || verb == "see" || verb == "wait" || verb == "not" || auxiliaries[verb] && verb != "do" && verb != "have" {
+		return found{}, false
+	}
+	obj := choiceObject(m[2])
+	switch {
+	case strings.Contains(obj, ", not "), alternativeRe.MatchString(obj):
+	case insteadRe.MatchString(m[2]) && concreteObject(stripPrep(obj)):
+	default:
+		return found{}, false
+	}
+	if !concreteObject(stripPrep(obj)) {
+		return found{}, false
+	}
+	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceHigh}, true
+}
+
 // stripPrep drops the preposition an object of a choice may open with:
 // "(we shoot) on the Alexa Mini, not (on) the RED".
 func stripPrep(obj string) string {
@@ -343,6 +376,9 @@ func decision(mc *messageContext, t *text) (found, bool) {
 			f, ok = c, true
 			f.typ, f.conf, f.owner = tenure.StateDecision, tenure.ConfidenceHigh, ""
 		}
+	}
+	if !ok {
+		f, ok = letsInstead(t)
 	}
 	if !ok {
 		f, ok = weChoice(t)
