@@ -104,6 +104,11 @@ func (fb *factBuilder) named(c *text) {
 		}
 	} else if m := namedRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && !fb.isRelative(m[1]) {
 		subject, rest = m[1], m[2]
+		if f := strings.Fields(subject); len(f) == 3 && wordnet.Class(lower(f[0]), wordnet.Noun) == "noun.person" && !honorifics[lower(strings.TrimSuffix(f[0], "."))] {
+			// "Candidate Priyanka Rao works at Stripe": a capitalised
+			// title that opens the sentence is not part of the name.
+			subject = f[1] + " " + f[2]
+		}
 	} else if m := theOrgRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && isOrgName(m[1]) {
 		// "The Hartwell Foundation was founded in 1987".
 		subject, rest = m[1], m[2]
