@@ -151,6 +151,9 @@ var (
 	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:strictly\s+|absolutely\s+|completely\s+|totally\s+)?(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re)\s+only\s+(?:allowed|permitted)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)\b`)
 	// strongModalRe are the modals that bind without a number or date.
 	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:strictly\s+|absolutely\s+|completely\s+|totally\s+)?(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re)\s+only\s+(?:allowed|permitted)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)$`)
+	// mustBeRe is a requirement on a thing: "has to be step-free",
+	// "needs to be signed".
+	mustBeRe = mustPattern(`(?i)^(?:has|have|needs?)\s+to\s+be\s+[a-z]`)
 	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
 	// binds when someone other than the speaker or the listener cannot do
 	// something a rule can forbid (not "we can't wait").
@@ -275,6 +278,10 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 			return high(m[0], max(m[1], due[1]))
 		case strongModalRe.MatchString(t[m[2]:m[3]]) && (sw == "you" || !vagueSubjects[sw]):
 			return high(m[0], m[1])
+		case mustBeRe.MatchString(t[m[0]:]) && thingSubject(subject):
+			// "The Edinburgh flat has to be step-free": what a thing
+			// must be is a requirement.
+			return high(m[0], len(t))
 		case cannotRe.MatchString(t[m[2]:m[3]]) && sw == "you" && youCannot(t[m[1]:]):
 			// "You can't drill into the tiled walls": what anyone
 			// addressed may not do to a thing.
@@ -574,4 +581,22 @@ func youCannot(rest string) bool {
 	}
 	obj := clauseAfter(strings.TrimSpace(rest[len(v):]))
 	return concreteObject(stripPrep(obj)) && !pronounObject(obj)
+}
+
+// thingSubject reports whether a subject names a thing, not a person, a
+// pronoun or a vague "one": "the flat there", "so the Edinburgh flat".
+func thingSubject(subject string) bool {
+	w := words(subject)
+	for len(w) > 0 && (w[0] == "so" || w[0] == "and" || w[0] == "but" || w[0] == "then") {
+		w = w[1:]
+	}
+	for len(w) > 0 && (w[len(w)-1] == "there" || w[len(w)-1] == "here" || w[len(w)-1] == "too") {
+		w = w[:len(w)-1]
+	}
+	if len(w) == 0 {
+		return false
+	}
+	s := strings.Join(w, " ")
+	last := w[len(w)-1]
+	return last != "one" && !vagueSubjects[last] && !isPronounOrPerson(s) && concreteObject(s)
 }
