@@ -238,6 +238,14 @@ var heldOutFloors = []heldOut{
 		"decision": {0.75, 0.65}, "constraint": {0.90, 0.75}, "action": {0.75, 0.65}, "risk": {0.70, 0.70},
 		"question": {0.90, 0.65}, "fact": {0.90, 0.45},
 	}, owners: 1, dues: 0.70},
+	// Measured untuned, then once after the sixth round of rules, which
+	// moved it little (docs/benchmarks.md, round 6): the floors are the
+	// final numbers less about one item, and its facts and risks are far
+	// below the targets.
+	{prefix: "h7-", types: map[string]struct{ precision, recall float64 }{
+		"decision": {0.80, 0.50}, "constraint": {0.85, 0.65}, "action": {0.85, 0.60}, "risk": {0.50, 0.15},
+		"question": {0.85, 0.85}, "fact": {0.50, 0.25},
+	}, owners: 1, dues: 0.85},
 }
 
 // TestRulesQuality measures the extractor against testdata/labelled.jsonl
