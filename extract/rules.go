@@ -103,8 +103,22 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			if len(s.text) > maxSentenceBytes {
 				continue
 			}
-			if f, ok := r.matchItem(mc, s); ok {
-				acc.addItem(r.candidate(mc, b, f), &res)
+			for _, part := range coordinated(s) {
+				f, ok := r.matchItem(mc, part)
+				if !ok && !part.question {
+					// "Do we have a rollback plan?" "Not yet, I'll write
+					// one by Thursday": the pronoun is what was asked
+					// about.
+					if np := askedAbout(mc); np != "" {
+						if t := pronounObjectRe.ReplaceAllString(part.text, "${1}"+np+"${2}"); t != part.text {
+							part.text = t
+							f, ok = r.matchItem(mc, part)
+						}
+					}
+				}
+				if ok {
+					acc.addItem(r.candidate(mc, b, f), &res)
+				}
 			}
 			for _, f := range r.matchFacts(mc, s) {
 				acc.addFact(f)

@@ -138,9 +138,11 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			mc.org = m[1]
 		}
 		text = m[1] + " " + m[3]
-	} else if m := appositionFirstRe.FindStringSubmatch(text); m != nil && strings.HasPrefix(m[2], "the ") {
+	} else if m := appositionFirstRe.FindStringSubmatch(text); m != nil && (strings.HasPrefix(m[2], "the ") || orgNoun(m[1])) {
 		// "Our lender, the Hallé Trust, is based in Manchester": a name
-		// with an article is an organisation's.
+		// with an article is an organisation's, and so is one the
+		// apposition says is a kind of organisation ("the building's
+		// management company, Arden Estates,").
 		mc.org = m[2]
 		fb := factBuilder{r: r, mc: mc, clause: text}
 		fb.organization(m[2], m[3], true)
@@ -151,8 +153,9 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			// installer", "my supervisor").
 			owner, _, _ := strings.Cut(text, " ")
 			what := "the " + m[1]
-			if lower(owner) == "my" {
-				what = "my " + m[1]
+			if lower(owner) == "my" || strings.HasSuffix(owner, "'s") && !strings.Contains(m[1], "'") {
+				// "Sunniva's agent, Tom Reyes, ...": whose they are.
+				what = owner + " " + m[1]
 			}
 			facts := r.apposition(mc, m[2], what)
 			if len(facts) > 0 && lower(owner) == "their" && mc.lastOrg != "" {
@@ -172,9 +175,26 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		// before it asks; the asking clause states nothing.
 		clauses = clauses[:len(clauses)-1]
 	}
-	prevName := ""
+	prevName, prevSelf := "", false
 	for _, c := range clauses {
 		c = tidy(discourseRe.ReplaceAllString(c, ""))
+		self := prevSelf
+		prevSelf = firstPersonRe.MatchString(c) || self && len(strings.Fields(c)) == 1 // ", freelance,"
+		if mc.org != "" && bareSizeRe.MatchString(c) {
+			// "Copperline is a family firm out of Bilbao, about 30
+			// people, and ...": the organisation's size, said on its own.
+			fb := factBuilder{r: r, mc: mc, clause: c}
+			fb.organization(mc.org, "with "+c, true)
+			out = append(out, fb.out...)
+			continue
+		}
+		if self && bareBasedRe.MatchString(c) {
+			// "I'm the sound recordist, freelance, based in Rotterdam":
+			// the speaker is.
+			out = append(out, r.clauseFacts(mc, "I'm "+c)...)
+			prevSelf = true
+			continue
+		}
 		if name := prevName; name != "" && articleNounRe.MatchString(c) {
 			// "Our caterer is Tasca Verde, a family-run kitchen in Gaia
 			// with 15 staff": a noun phrase after a name says what it
@@ -186,6 +206,15 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			out = append(out, facts...)
 			prevName = ""
 			continue
+		}
+		if name := prevName; name != "" && definiteRe.MatchString(c) && len(words(c)) <= 6 {
+			// "... is Priyesh Shah, their transport planner": what the
+			// name is, said after it.
+			if facts := r.apposition(mc, name, c); len(facts) > 0 {
+				out = append(out, facts...)
+				prevName = ""
+				continue
+			}
 		}
 		prevName = trailingName(c)
 		if reportedRe.MatchString(c) {
@@ -200,6 +229,15 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	}
 	return out
 }
+
+// Clauses without a subject that go on about the one before: a size
+// ("about 30 people"), where one is based ("based in Rotterdam"), after a
+// clause in the first person.
+var (
+	bareSizeRe    = mustPattern(`(?i)^(?:about|around|roughly|some|over|nearly|almost)?\s*(?:\d[\d,]*|` + numberWords + `)\s+(?:people|staff|employees|workers)$`)
+	bareBasedRe   = mustPattern(`(?i)^(?:now\s+)?based\s+(?:in|out\s+of)\s+[A-Z]`)
+	firstPersonRe = mustPattern(`(?i)^(?:i|i'm|i've|i'd)\b`)
+)
 
 // Clause structures around a name: a relative clause ("Tobias, who leads
 // the design team, will ..."), an apposition in brackets ("Ingrid (our
@@ -222,7 +260,7 @@ var orgPredicateRe = mustPattern(`(?i)^(?:is|was|are)\s+(?:headquartered|incorpo
 
 // relationOnlyRe is an apposition that names a relation and nothing else:
 // "Keiko's husband", "my supervisor".
-var relationOnlyRe = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
+var relationOnlyRe = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)(?:\s+(?:from|at)\s+[^,]{2,30})?$`)
 
 // apposition returns the role a name's apposition states ("Dr. Okafor, our
 // facilitator"), when it is one.
@@ -240,6 +278,14 @@ func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
 		fb.add(FactPerson, subject, nameFact, "name", name)
 		return fb.out
 	}
+	if m := namedOwnerRe.FindStringSubmatch(what); m != nil && isRole(m[2]) {
+		// "Sunniva's agent, Tom Reyes, ...": the part they play for
+		// the person named, said like a relation.
+		fb := factBuilder{r: r, mc: mc, clause: name + ", " + what}
+		mc.person = name
+		fb.add(FactPerson, m[1]+" "+lower(m[2]), nameFact, "name", name)
+		return fb.out
+	}
 	definite := definiteRe.MatchString(what)
 	for _, a := range []string{"our ", "my ", "the ", "their ", "your ", "a ", "an ", "new "} {
 		what = strings.TrimPrefix(what, a)
@@ -252,6 +298,16 @@ func (r *Rules) apposition(mc *messageContext, name, what string) []Fact {
 	mc.person = name
 	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
 	return fb.out
+}
+
+// namedOwnerRe is a part played for someone named: "Sunniva's agent".
+var namedOwnerRe = mustPattern(`^([A-Z][\p{L}-]+'s)\s+([a-z][a-z-]+)$`)
+
+// orgNoun reports whether a noun phrase's head names a kind of
+// organisation ("management company", "caterer's firm").
+func orgNoun(np string) bool {
+	head := lastWord(lower(np))
+	return head != "" && orgKindRe.MatchString("is a "+head) && !isOccupation(head) && !personNoun(head)
 }
 
 // definiteRe opens an apposition that says which one: "the installer",
@@ -309,8 +365,8 @@ func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 		}
 	} else if m := amTheBare.FindTextSubmatch(ct); m != nil {
 		// "I'm the new secretary": a position in the group, or an
-		// occupation.
-		if v := titleOf(m[1]); isRole(v) {
+		// occupation ("the sound recordist").
+		if v := titleOf(m[1]); isRole(v) || agentNoun(v) {
 			attr := "job"
 			if w := words(v); roles[w[len(w)-1]] {
 				attr = "role"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // Sentences that commit the speaker to nothing: conditions and wishes,
@@ -67,7 +68,32 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		// "Our practice manager, Greta Holm, will sign off the rota".
 		t = m[2] + " " + m[3]
 	}
-	tx := newText(t)
+	if f, ok := r.matchClause(mc, newText(t)); ok {
+		return f, true
+	}
+	// A sentence that states nothing as a whole may state it in a clause
+	// of its own after a contrast, a colon or a consequence: "Paint is
+	// fine, but you can't drill into the tiled walls", "The nurse was
+	// clear: no stairs for six weeks", "He's diabetic, so no sugary
+	// snacks in the care packages". What comes before is the setting.
+	for _, loc := range tailClauseRe.re.FindAllStringSubmatchIndex(t, -1) {
+		tail := t[loc[2]:]
+		if countContentWords(tail, 2) < 2 {
+			continue
+		}
+		if f, ok := r.matchClause(mc, newText(tail)); ok {
+			return f, true
+		}
+	}
+	return found{}, false
+}
+
+// tailClauseRe opens a clause that can stand alone: after ", but", a
+// colon, a semicolon, ", so" or a dash.
+var tailClauseRe = mustPattern(`(?:,\s+(?:but|so)\s+|:\s+|;\s+|\s+[-–—]\s+)(\S)`)
+
+// matchClause recognises an item in a clause that stands alone.
+func (r *Rules) matchClause(mc *messageContext, tx *text) (found, bool) {
 	if hypotheticalRe.MatchText(tx) && !(likeToRe.MatchText(tx) && !conditionRe.MatchText(tx)) {
 		// "If the printer misses Friday, we lose a week": a condition
 		// with a harm that follows is a risk.
@@ -186,6 +212,13 @@ var (
 	itIsRe        = mustPattern(`(?i)^([^,;]{2,40}?)\s+it\s+is(?:\s+then)?\s*(?:[,;]|$)`)
 )
 
+// thenItsRe is a conclusion: "then it's Copperline", "so it's the
+// Unox".
+var (
+	thenItsRe = mustPattern(`(?i)(?:^|[.!?]\s+)(?:then|so)\s*,?\s+it(?:'s|\s+is)\s`)
+	itsRe     = mustPattern(`(?i)^it(?:'s|\s+is)\s+([^,;.!?]{2,40}?)(?:[,;.!]|$)`)
+)
+
 // groupChoiceRe is a choice made by a body that decides for the group.
 var groupChoiceRe = mustPattern(`(?i)^(?:the|our|their)\s+(?:board|committee|team|client|council|panel|trustees|partners|management|leadership|steering\s+group|owners?)\s+(?:has\s+|have\s+)?(approved|chose|picked|selected|went\s+with|opted\s+for|agreed\s+on|signed\s+off\s+on|settled\s+on|decided\s+on|voted\s+for)\s+(.+)`)
 
@@ -224,7 +257,10 @@ func weChoice(t *text) (found, bool) {
 	rest := t.s[m[4]:m[5]]
 	if n := notOtherRe.FindStringSubmatchIndex(rest); n != nil {
 		obj, other := clauseAfter(rest[:n[0]]), clauseAfter(rest[n[2]:])
-		if !concreteObject(obj) || !concreteObject(other) || len(words(other)) > 6 {
+		if stripPrep(obj) != obj && stanceVerb(verb) {
+			return found{}, false // "we care about design, not syntax"
+		}
+		if !concreteObject(stripPrep(obj)) || !concreteObject(stripPrep(other)) || len(words(other)) > 6 {
 			return found{}, false
 		}
 		return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj + ", not " + other), conf: tenure.ConfidenceMedium}, true
@@ -237,6 +273,55 @@ func weChoice(t *text) (found, bool) {
 		return found{}, false
 	}
 	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
+}
+
+// letsAltRe is a proposal, and insteadRe the word that sets an option
+// aside at its end: "let's swap Pitlochry for Oban instead".
+var (
+	letsAltRe = mustPattern(`(?i)\blet'?s\s+([a-z]+)\s+(.+)`)
+	insteadRe = mustPattern(`(?i)\binstead\s*[.!]?$`)
+)
+
+// letsInstead reads a proposal that sets an option aside as a choice,
+// whatever its verb: "let's go to the botanical garden rather than the
+// museum", "let's do Edinburgh and then Pitlochry, not the Isle of Skye",
+// "let's swap Pitlochry for Oban instead".
+func letsInstead(t *text) (found, bool) {
+	m := letsAltRe.FindTextSubmatch(t)
+	if m == nil {
+		return found{}, false
+	}
+	verb := lower(m[1])
+	if verb == "be" || verb == "see" || verb == "wait" || verb == "not" || auxiliaries[verb] && verb != "do" && verb != "have" {
+		return found{}, false
+	}
+	obj := choiceObject(m[2])
+	switch {
+	case strings.Contains(obj, ", not "), alternativeRe.MatchString(obj):
+	case insteadRe.MatchString(m[2]) && concreteObject(stripPrep(obj)):
+	default:
+		return found{}, false
+	}
+	if !concreteObject(stripPrep(obj)) {
+		return found{}, false
+	}
+	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceHigh}, true
+}
+
+// stripPrep drops the preposition an object of a choice may open with:
+// "(we shoot) on the Alexa Mini, not (on) the RED".
+func stripPrep(obj string) string {
+	if p, rest, ok := strings.Cut(obj, " "); ok && (choicePreps[lower(p)] || tailPreps[lower(p)]) {
+		return rest
+	}
+	return obj
+}
+
+// stanceVerb reports whether a verb says how one feels or thinks rather
+// than what one does (WordNet's verb.emotion and verb.cognition).
+func stanceVerb(v string) bool {
+	c := wordnet.Class(v, wordnet.Verb)
+	return c == "verb.emotion" || c == "verb.cognition"
 }
 
 // plannedRe is a plan said without a subject that acts: "laundry is
@@ -293,6 +378,9 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		}
 	}
 	if !ok {
+		f, ok = letsInstead(t)
+	}
+	if !ok {
 		f, ok = weChoice(t)
 	}
 	if !ok {
@@ -303,6 +391,14 @@ func decision(mc *messageContext, t *text) (found, bool) {
 			// "The board approved the smaller catalogue over the full
 			// one": a body that decides for the group.
 			f, ok = found{typ: tenure.StateDecision, text: capitalize(clauseAfter(m[2])), conf: tenure.ConfidenceHigh}, true
+		}
+	}
+	if !ok {
+		if m := itsRe.FindTextSubmatch(t); m != nil && concreteObject(m[1]) && len(words(m[1])) <= 4 && isProperName(strings.Fields(m[1])[0]) &&
+			thenItsRe.MatchString(mc.msg.Content) {
+			// "Then it's Copperline, the extra €7k buys us faster
+			// repairs": a conclusion that names what was weighed.
+			f, ok = found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])), conf: tenure.ConfidenceMedium}, true
 		}
 	}
 	if !ok {
@@ -389,6 +485,9 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		return found{}, false
 	}
 	if containsWords(q[0], m[1]) && !pronounObjects[lastWord(lower(tidy(m[1])))] {
+		if full := pickedOption(q[0], tidy(m[1])); full != "" {
+			return found{typ: tenure.StateDecision, text: capitalize(full), conf: tenure.ConfidenceMedium}, true
+		}
 		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + choiceTail(q[0], m[1]), conf: tenure.ConfidenceMedium}, true
 	}
 	if side := sideOf(q[0], firstWord(m[1])); side != "" && len(words(m[1])) <= 3 {
@@ -397,6 +496,29 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		return found{typ: tenure.StateDecision, text: capitalize(side), conf: tenure.ConfidenceMedium}, true
 	}
 	return found{}, false
+}
+
+// weOptionsRe is a question about what to do with two options: "do we
+// run the Sheffield loop from the Leeds depot or from Doncaster?".
+var weOptionsRe = mustPattern(`(?i)\b(?:do|should|shall|will|can|could)\s+(?:we|i|you)\s+([a-z].*?)\s+or\s+(.+?)\s*\?`)
+
+// pickedOption is what a pick from the second option of such a question
+// decides, when that option opens with a preposition the first repeats:
+// "run the Sheffield loop from Doncaster". Otherwise "".
+func pickedOption(q, pick string) string {
+	m := weOptionsRe.FindStringSubmatch(q)
+	if m == nil || !containsWords(m[2], pick) {
+		return ""
+	}
+	prep := firstWord(m[2])
+	if !tailPreps[prep] {
+		return ""
+	}
+	k := strings.LastIndex(lower(m[1]), " "+prep+" ")
+	if k <= 0 || !hasContentWord(m[1][:k]) {
+		return ""
+	}
+	return m[1][:k] + " " + m[2]
 }
 
 // interjections open an answer without picking anything: "Wow, ...".

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // Risk patterns: a labelled risk ("Risk: ...", "One concern: ..."), "there
@@ -12,12 +13,28 @@ import (
 var (
 	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:the\s+|one\s+|only\s+|main\s+|biggest\s+)+thing\s+that\s+(?:could|might|may|can|would|will)\s+[a-z]+(?:\s+(?:us|me|this|it|things|wrong|up))?\s+is\s+(?:that\s+)?|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|bigger|biggest|real|key|other|greatest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
 	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+|good\s+|fair\s+|decent\s+|strong\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
-	riskWorryRe = mustPattern(`(?i)\bi(?:'m|\s+am)\s+(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous|afraid)\s+(?:that\s+)?(.+)`)
+	riskWorryRe = mustPattern(`(?i)(?:\bi(?:'m|\s+am)\s+|^)(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous|afraid)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
 	// not about a person ("worried about my mom").
 	riskModalRe = mustPattern(`(?i)(?:\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b|\w'll\b)`)
-	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down)\b`)
+	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down|spike|wreck|ruin|spread|flood|crack|collapse|overrun|derail|damage|sink|drag\s+on|add\s+(?:another\s+|an\s+extra\s+|\w+\s+)?(?:days?|weeks?|months?|hours?)|cost\s+(?:us\s+)?(?:more|extra|a\s+lot|a\s+fortune|twice)|not\s+be\s+(?:fixed|done|finished|delivered|approved|signed|repaired|available|open)|not\s+(?:arrive|turn\s+up|show\s+up|make\s+it|come\s+through|get\s+(?:there|back)\s+in\s+time))\b`)
 )
+
+// leadSubjectRe is a clause that opens with a concrete subject: "the damp
+// patch above the window is getting bigger, ".
+var leadSubjectRe = mustPattern(`(?i)^((?:the|our|my|their|this|that)\s+[a-z][\p{L}'-]*(?:\s+[\p{L}'-]+){0,5}?)\s+(?:is|are|was|were|has|have|keeps|'s)\b[^,;]*[,;]\s*$`)
+
+// itWillRe is a pronoun's contracted future: "it'll", "they'll".
+var itWillRe = mustPattern(`(?i)^(?:it|they)(?:'ll|\s+will)\s+|^(?:it|they)\s+`)
+
+// leadSubject is the subject of the clause a sentence opens with, when
+// that clause ends where s does.
+func leadSubject(s string) string {
+	if m := leadSubjectRe.FindStringSubmatch(s); m != nil && concreteObject(m[1]) {
+		return m[1]
+	}
+	return ""
+}
 
 // Conditions with a harm: "if the printer misses Friday, the mailing goes
 // out late and we lose a week of donations".
@@ -31,7 +48,7 @@ var (
 // offer, not a risk.
 func conditionalRisk(tx *text) (found, bool) {
 	m := conditionalRe.FindTextSubmatch(tx)
-	if m == nil || !harmRe.MatchString(m[2]) || vagueSubjects[firstWord(m[1])] || firstWord(m[2]) == "you" ||
+	if m == nil || !harmRe.MatchString(m[2]) && !riskFailRe.MatchString("it "+m[2]) || vagueSubjects[firstWord(m[1])] || firstWord(m[2]) == "you" ||
 		countContentWords(m[0], 4) < 4 {
 		return found{}, false
 	}
@@ -73,13 +90,34 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 		}
 		f.text = lower(m[1]) + " that " + strings.TrimPrefix(rest, "that ")
 	case riskWorryRe.MatchText(tx):
-		rest := riskWorryRe.FindStringSubmatch(t)[1]
+		loc := riskWorryRe.FindStringSubmatchIndex(t)
+		rest := t[loc[2]:loc[3]]
+		if np := leadSubject(t[:loc[0]]); np != "" && itWillRe.MatchString(rest) {
+			// "The damp patch is getting bigger, I'm worried it'll
+			// spread": what "it" stands for is what the sentence opened
+			// with.
+			rest = np + " " + itWillRe.ReplaceAllString(rest, "will ")
+		}
 		if w := firstWord(rest); w == "about" || vagueSubjects[w] || !riskModalRe.MatchString(rest) {
 			return found{}, false
 		}
 		f.text, f.conf = clauseAfter(rest), tenure.ConfidenceMedium
+		if after := strings.TrimPrefix(strings.TrimPrefix(rest, f.text), ","); countContentWords(f.text, 3) < 3 && after != rest {
+			// "I'm worried it'll rain, the barn has no covered outdoor
+			// area": a short worry is explained by the clause after it.
+			if c := clauseAfter(after); countContentWords(c, 2) >= 2 {
+				f.text += ", " + c
+			}
+		}
 	case riskFailRe.MatchText(tx):
 		m := riskFailRe.FindStringSubmatchIndex(t)
+		if lastWord(t[:m[3]]) == "which" && strings.HasSuffix(strings.TrimSuffix(t[:m[3]], "which"), ", ") {
+			// "The ferry sometimes gets cancelled in bad weather, which
+			// could wreck our Oban days": what "which" stands for is the
+			// clause before, and the harm is said of it.
+			f.text, f.conf = tidy(t), tenure.ConfidenceMedium
+			break
+		}
 		if vagueSubjects[lastWord(t[:m[3]])] {
 			return found{}, false
 		}
@@ -113,6 +151,9 @@ var (
 	modalRe    = mustPattern(`(?i)\b(must(?:n't|\s+not|\s+never)?|has\s+to|have\s+to|needs?\s+to\s+be|shall(?:\s+not)?|should\s+never|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)\s+(?:strictly\s+|absolutely\s+|completely\s+|totally\s+)?(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re)\s+only\s+(?:allowed|permitted)|(?:is|are|'re|'s)\s+required\s+to|can(?:'t|not|\s+not)|may\s+not|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)\b`)
 	// strongModalRe are the modals that bind without a number or date.
 	strongModalRe = mustPattern(`(?i)^(?:must(?:n't|\s+not|\s+never)?|shall(?:\s+not)?|should\s+never|not\s+(?:allowed|permitted)\s+to|(?:is|are|'re|'s)(?:n't|\s+not)\s+(?:allowed|permitted|invited|welcome)(?:\s+to)?|(?:is|are|'re|'s)\s+(?:strictly\s+|absolutely\s+|completely\s+|totally\s+)?(?:prohibited|forbidden|banned|mandatory|compulsory|required)|(?:is|are|'re)\s+only\s+(?:allowed|permitted)|(?:is|are|'re|'s)\s+required\s+to|can\s+only|may\s+only|(?:is|are|'re|'s)\s+not\s+to\s+be|(?:isn't|aren't)\s+to\s+be|(?:won't|will\s+not)\s+be\s+(?:allowed|permitted|accepted|tolerated)|(?:is|are|'re|'s|am|'m)(?:n't|\s+not)\s+supposed\s+to)$`)
+	// mustBeRe is a requirement on a thing: "has to be step-free",
+	// "needs to be signed".
+	mustBeRe = mustPattern(`(?i)^(?:has|have|needs?)\s+to\s+be\s+[a-z]`)
 	// cannotRe is a prohibition: "we cannot store raw IP addresses". It
 	// binds when someone other than the speaker or the listener cannot do
 	// something a rule can forbid (not "we can't wait").
@@ -122,7 +163,7 @@ var (
 	dontRe = mustPattern(`(?i)(?:^|,\s+|;\s+)(?:(?:please|pls|plz)\s+)?(?:don't|do\s+not)\s+(?:ever\s+)?([a-z]+)\s+\S`)
 	// noRe is a prohibition said as "no X during Y": "no laptops during
 	// the session", "no deploys on Fridays".
-	noRe = mustPattern(`(?i)(?:^|,\s+)no\s+([a-z][a-z-]*)(?:\s+[a-z][a-z-]*)?\s+(?:during|on|after|before|at|in|inside|near|without|past|until|while)\s+\S`)
+	noRe = mustPattern(`(?i)(?:^|,\s+)no\s+([a-z][a-z-]*)(?:\s+[a-z][a-z-]*)?\s+(?:(?:during|on|after|before|at|in|inside|near|without|past|until|while)\s+\S|for\s+(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+few|the\s+first|the\s+next)\s+)?(?:days?|weeks?|months?|hours?|minutes?|years?)\b)`)
 	// avoidRe is an order to keep away from something: "avoid scheduling
 	// anything after 6 pm".
 	avoidRe = mustPattern(`(?i)(?:^|,\s+)(?:please\s+)?(?:avoid|refrain\s+from)\s+\S`)
@@ -138,10 +179,10 @@ var (
 	// epistemicRe is "must" as a guess: "we must have watched it ten
 	// times", "you must be tired".
 	epistemicRe = mustPattern(`(?i)\bmust(?:'ve|\s+have)\b|\bmust\s+be\s+(?:so|really|very|such|a|an|the|nice|fun|hard|tough|great|amazing|lovely|awesome|cool|crazy|scary|tired|exhausted|exhausting|bored|worried|excited|stressed|joking|kidding|broken|down|wrong|gone|lost|stuck|busy|dead|\w+ing)\b|\bmust\b.*\bagain\b`)
-	neverRe     = mustPattern(`(?i)^(?:(?:please|pls)\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
+	neverRe     = mustPattern(`(?i)(?:^|\band\s+)(?:(?:please|pls)\s+)?(?:never|don't\s+ever|do\s+not\s+ever)\s+([a-z]+(?:-[a-z]+)?)\s+\S`)
 	// noOneRe is a prohibition on everyone: "under no circumstances should
 	// anyone restart the gateway", "no one may deploy on Fridays".
-	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed|is\s+permitted|gets\s+to)\s+[a-z]`)
+	noOneRe = mustPattern(`(?i)^under\s+no\s+circumstances\b|\b(?:no\s+one|nobody|no-one)\s+(?:should|may|can|must|is\s+allowed|is\s+permitted|gets\s+to)\s+[a-z]|^nothing\s+(?:gets|is|may\s+be|can\s+be|should\s+be|must\s+be)\s+[a-z]+(?:ed|en)\b`)
 	// restrictedRe is access or use limited to someone or something:
 	// "production access is limited to the on-call engineer".
 	restrictedRe = mustPattern(`(?i)\b(?:is|are)\s+(?:limited|restricted|reserved)\s+(?:to|for)\s+(?:the\s+|our\s+)?[a-z]`)
@@ -237,6 +278,14 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 			return high(m[0], max(m[1], due[1]))
 		case strongModalRe.MatchString(t[m[2]:m[3]]) && (sw == "you" || !vagueSubjects[sw]):
 			return high(m[0], m[1])
+		case mustBeRe.MatchString(t[m[0]:]) && thingSubject(subject):
+			// "The Edinburgh flat has to be step-free": what a thing
+			// must be is a requirement.
+			return high(m[0], len(t))
+		case cannotRe.MatchString(t[m[2]:m[3]]) && sw == "you" && youCannot(t[m[1]:]):
+			// "You can't drill into the tiled walls": what anyone
+			// addressed may not do to a thing.
+			return high(m[0], m[1])
 		case cannotRe.MatchString(t[m[2]:m[3]]) && sw != "you" && !vagueSubjects[sw] && !unruledSubjects[sw] &&
 			!strings.HasSuffix(sw, "ly") && firstWord(t[m[1]:]) != "" &&
 			(!unruledVerbs[firstWord(t[m[1]:])] || passiveAfter(t[m[1]:])):
@@ -272,7 +321,7 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		return f, true
 	}
 	if m := neverHabitRe.FindTextSubmatchIndex(tx); m != nil {
-		if v := lower(t[m[2]:m[3]]); !pastVerbs[v] && !unruledVerbs[v] && !unruledOrders[v] && !strings.HasSuffix(v, "ed") {
+		if v := lower(t[m[2]:m[3]]); !pastVerbs[v] && (!unruledVerbs[v] || concreteObject(clauseAfter(t[m[3]:])) && ruledVerb(v)) && !unruledOrders[v] && !strings.HasSuffix(v, "ed") {
 			return high(m[0], m[1])
 		}
 	}
@@ -292,6 +341,11 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 		return high(m[0], m[1])
 	}
 	if m := neverRe.FindTextSubmatchIndex(tx); m != nil && !strings.EqualFold(t[m[2]:m[3]], "mind") {
+		if k := strings.Index(lower(t[m[0]:m[1]]), "and "); k == 0 {
+			// "Keep it in a vault and never commit it to git": the
+			// order not to is the rule, read from where it starts.
+			return ruleAround(t[m[0]+4:], 0, m[1]-m[0]-4, 2, tenure.ConfidenceHigh)
+		}
 		return high(m[0], m[1])
 	}
 	if m := noOneRe.FindTextIndex(tx); m != nil {
@@ -503,3 +557,46 @@ var relationWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// ruledVerb reports whether a verb does something a rule can forbid: a
+// deal signed, a door opened, a file read (WordNet's verb classes of
+// contact, possession, creation, communication and change), where "find"
+// or "see" happen to one.
+func ruledVerb(v string) bool {
+	switch wordnet.Class(v, wordnet.Verb) {
+	case "verb.contact", "verb.possession", "verb.creation", "verb.communication", "verb.change", "verb.social":
+		return true
+	}
+	return false
+}
+
+// youCannot reports whether what follows "you can't" is an act on a
+// thing a rule can forbid: a verb of contact, creation, possession,
+// communication or change with a concrete object, after an optional
+// preposition ("drill into the tiled walls").
+func youCannot(rest string) bool {
+	v := firstWord(rest)
+	if v == "" || unruledVerbs[v] || unruledOrders[v] || idleVerbs[v] || !ruledVerb(v) {
+		return false
+	}
+	obj := clauseAfter(strings.TrimSpace(rest[len(v):]))
+	return concreteObject(stripPrep(obj)) && !pronounObject(obj)
+}
+
+// thingSubject reports whether a subject names a thing, not a person, a
+// pronoun or a vague "one": "the flat there", "so the Edinburgh flat".
+func thingSubject(subject string) bool {
+	w := words(subject)
+	for len(w) > 0 && (w[0] == "so" || w[0] == "and" || w[0] == "but" || w[0] == "then") {
+		w = w[1:]
+	}
+	for len(w) > 0 && (w[len(w)-1] == "there" || w[len(w)-1] == "here" || w[len(w)-1] == "too") {
+		w = w[:len(w)-1]
+	}
+	if len(w) == 0 {
+		return false
+	}
+	s := strings.Join(w, " ")
+	last := w[len(w)-1]
+	return last != "one" && !vagueSubjects[last] && !isPronounOrPerson(s) && concreteObject(s)
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // FactOrganization is a fact about an organisation ("Northwind is
@@ -21,7 +22,7 @@ var (
 	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an|[A-Z][\p{L}-]*'s)\s+[^,]{2,40}),\s+(.+)$`)
 	// appositionFirstRe is the apposition first: "Our new designer, Lucía
 	// Gómez, starts on Monday".
-	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our)\s+(?:new\s+)?([A-Za-z][A-Za-z -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+|the\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
+	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[A-Z][\p{L}-]*'s)\s+(?:new\s+)?([A-Za-z][A-Za-z' -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+|the\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
 	// isTheRe is "is the CEO", "is our new head of data".
 	isTheRe = mustPattern(`(?i)^(?:is|'s|was)\s+(?:the|our|my|their|his|her|its|your)\s+(?:new\s+|current\s+|acting\s+|interim\s+)?(.+)$`)
 	// rolePartRe splits a role from its organisation: "CEO of Northwind".
@@ -35,13 +36,25 @@ var (
 	// may stand for next.
 	// It names the person's role too, and with "from Dunmore Estates"
 	// their employer.
-	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[\p{L}'-]+){0,2}))?$`)
+	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er|[A-Z][\p{L}-]*'s)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+(?:(?:this|for\s+the|for\s+this)\s+(?:cycle|year|season|term|round|time|project|release|trip|event)\s+|(?:now|currently)\s+)?is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[\p{L}'-]+){0,2}))?(?:\s+(?:from|on|in|at)\s+(?:the|our)\s+[a-z][a-z -]*)?$`)
 	// leadsRe is a role said by what a person does: "Emeka heads the
 	// surgical team", "Sadia runs the seed library".
 	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads(?:\s+up)?|manages|runs|leads|chairs|oversees|coordinates|supervises|directs|looks\s+after|(?:is|'s)\s+in\s+charge\s+of)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
 	// employedRe is where a person works, said by when they came: "has
 	// been at Alder Bank for nine years", "joined Alder Bank last spring".
 	employedRe = mustPattern(`^(?:(?:has|'s)\s+been\s+(?:at|with)|(?:just\s+|recently\s+)?(?:joined|started\s+(?:at|with)))\s+((?:the\s+)?[A-Z][\p{L}&'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}&'-]*){0,2})(?:\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|seven|eight|nine|ten|\d)\b.*)?$`)
+	// theOrgRe is an organisation's name with its article: "The
+	// Hartwell Foundation ...".
+	theOrgRe = mustPattern(`^(?:The|the)\s+([A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,3})\s+(.+)$`)
+	// kindNameRe is a name after the noun that says what it is, with no
+	// commas: "our vendor Cloudgate has ...".
+	kindNameRe = mustPattern(`^(?:[Oo]ur|[Tt]he|[Tt]heir)\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2})\s+([a-z].+)$`)
+	// basedRe says where something is based.
+	basedRe = mustPattern(`(?i)^(?:is|are|'s)\s+(?:now\s+|also\s+)?based\s+(?:in|out\s+of)\s`)
+	// pointNameRe points at a person by name: "that's Marit Jansen".
+	pointNameRe = mustPattern(`(?i)^(?:that's|that\s+is|this\s+is)\s+((?-i:(?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}))$`)
+	// isAdverbRe is "is" and an adverb before what a person is.
+	isAdverbRe = mustPattern(`(?i)^(is|'s|was)\s+(?:also|now|still|actually|currently|officially)\s+`)
 	// theyRe is a clause about the organisation named before it.
 	theyRe = mustPattern(`(?i)^they(?:'ve|'re|\s+have|\s+are)?\s+(.+)$`)
 	// pronounIsRe is "she's the IT director" after a person was named.
@@ -51,12 +64,12 @@ var (
 // Organisation facts: where it is, when it was founded, how many work
 // there.
 var (
-	orgPlaceRe   = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgPlaceRe   = mustPattern(`(?i)\b(?:is\s+|are\s+)?(headquartered|based|located)\s+in\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
 	orgFoundedRe = mustPattern(`(?i)\b(?:was\s+)?(?:founded|started|established)(?:\s+by\s+[^,;]{2,40}?)?\s+in\s+(\d{4})\b`)
 	// orgHQRe is where an organisation's head office is: "its head office
 	// is in Bremen".
-	orgHQRe        = mustPattern(`(?i)\b(?:its|their)\s+(?:head\s+office|headquarters|hq|main\s+office)\s+(?:is|are)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
-	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+)?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgHQRe        = mustPattern(`(?i)\b(?:its|their)\s+(?:head\s+office|headquarters|hq|main\s+office)\s+(?:is|are)\s+in\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
+	orgSitesRe     = mustPattern(`(?i)\bhas\s+(?:\w+\s+){0,2}?(?:offices?|clinics?|stores?|shops?|branches|locations|sites|warehouses|restaurants|studios|factories)\s+in\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
 	orgEmployeesRe = mustPattern(`(?i)\b(?:has|have|employs)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)\b`)
 )
 
@@ -78,6 +91,11 @@ func (fb *factBuilder) named(c *text) {
 		fb.organization(mc.org, m[1], true)
 		return
 	}
+	if m := pointNameRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && !isOrgName(m[1]) {
+		// "That's Marit Jansen, she's ...": whom the next clause is about.
+		mc.person, mc.relation = m[1], ""
+		return
+	}
 	var subject, rest string
 	if m := pronounIsRe.FindTextSubmatch(c); m != nil && mc.person != "" {
 		subject, rest = mc.person, strings.TrimSpace(m[1]+m[2])
@@ -86,16 +104,56 @@ func (fb *factBuilder) named(c *text) {
 		}
 	} else if m := namedRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && !fb.isRelative(m[1]) {
 		subject, rest = m[1], m[2]
+		if f := strings.Fields(subject); len(f) == 3 && wordnet.Class(lower(f[0]), wordnet.Noun) == "noun.person" && !honorifics[lower(strings.TrimSuffix(f[0], "."))] {
+			// "Candidate Priyanka Rao works at Stripe": a capitalised
+			// title that opens the sentence is not part of the name.
+			subject = f[1] + " " + f[2]
+		}
+	} else if m := theOrgRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && isOrgName(m[1]) {
+		// "The Hartwell Foundation was founded in 1987".
+		subject, rest = m[1], m[2]
+	} else if m := kindNameRe.FindTextSubmatch(c); m != nil && properNames(m[2]) && !relationWords[lastWord(m[1])] {
+		// "Our vendor Cloudgate has a support office in Dublin", "the
+		// caterer Hollis & Co": the noun says what the name is.
+		if orgNoun(m[1]) || isOrgName(m[2]) {
+			fb.mc.org = m[2]
+			fb.organization(m[2], m[3], true)
+			return
+		}
+		if !isRole(m[1]) {
+			return // "our cat Miso hates car journeys"
+		}
+		subject, rest = m[2], m[3]
 	} else {
 		return
 	}
-	if fb.organization(subject, rest, strings.EqualFold(subject, mc.org)) {
+	known := strings.EqualFold(subject, mc.org)
+	if basedRe.MatchString(rest) && len(strings.Fields(subject)) > 1 && !strings.EqualFold(subject, mc.person) && !isSpeaker(subject, mc.before) && !isSpeaker(subject, []tenure.Message{*mc.msg}) {
+		// "Acme Freight is based in Gothenburg": a person is said to
+		// live somewhere; what is based somewhere, named in full by
+		// someone who is not talking about themselves, is an
+		// organisation ("Priya is based in Berlin" is a person).
+		known = true
+	}
+	if fb.organization(subject, rest, known) {
 		mc.org = subject
 		return
 	}
 	mc.person, mc.relation = subject, ""
+	if m := calledOrgRe.FindStringSubmatch(rest); m != nil && properNames(m[2]) {
+		// "Declan Ward runs a small firm called Ward Heating in
+		// Salford": the firm is named, and it is where he works.
+		p := factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}
+		fb.add(FactPerson, subject, p, "works_at", m[2])
+		if m[3] != "" {
+			fb.add(FactOrganization, m[2], factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s is based in %s"}, "based_in", m[3])
+		}
+		return
+	}
 	conf := tenure.ConfidenceHigh
-	rt := newText(rest)
+	// "he's also a governor", "she is now the treasurer": the adverb
+	// says nothing of the role.
+	rt := newText(isAdverbRe.ReplaceAllString(rest, "$1 "))
 	if fb.leads(subject, rt) {
 		return
 	}
@@ -175,15 +233,33 @@ func (fb *factBuilder) isRelative(name string) bool {
 // "head of data", "product lead", "IT director".
 func isRole(v string) bool {
 	w := words(v)
-	if len(w) == 0 || len(w) > 5 {
+	if len(w) == 0 || len(w) > 5 || strings.HasPrefix(w[0], "favourite") || strings.HasPrefix(w[0], "favorite") {
+		// "Agatha Christie is my favourite author" is a taste.
 		return false
 	}
 	head := w[len(w)-1]
 	if i := strings.Index(lower(v), " of "); i > 0 {
 		head = lastWord(v[:i])
 	}
-	return roles[head] || roles[w[0]] || isOccupation(head)
+	return roles[head] || roles[w[0]] || isOccupation(head) || personNoun(head)
 }
+
+// personNoun reports whether a head noun names a person by a part they
+// play ("assistant", "sponsor", "landlord", "oenologist"): WordNet files
+// its most frequent sense under noun.person. Relatives, identities and
+// the words that name anyone at all are not roles.
+func personNoun(head string) bool {
+	if relationWords[head] || identities[head] || anyone[head] {
+		return false
+	}
+	return wordnet.Class(head, wordnet.Noun) == "noun.person"
+}
+
+// anyone are person nouns that say nothing of a part played.
+var anyone = set(`person, people, guy, guys, kid, kids, child, children, baby, adult, member, members, one, somebody,
+	someone, anybody, individual, human, customer, customers, user, users, fan, fans, winner, loser, beginner, expert,
+	idiot, genius, hero, legend, star, saint, angel, nightmare, mess, stranger, guest, guests, visitor, local, native,
+	resident, neighbour, neighbor, patient, client, clients, adult, teenager, toddler, boy, girl, lady, gentleman`)
 
 // nameIs reads "our <role> is <name>" (mine is set when "my" opens it):
 // the role is the person's when it names one ("our new locum is Dr. Petra
@@ -252,11 +328,15 @@ const orgKinds = `firm|company|business|outfit|startup|start-up|agency|charity|s
 // without a verb ("about 30 people", "with around 40 staff"), and how long
 // it has been going ("since 1998").
 var (
-	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?(?:` + orgKinds + `)\b`)
-	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:` + orgKinds + `)\s+(?:in|from|based\s+in))\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+	orgKindRe  = mustPattern(`(?i)\b(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}\d-]+\s+){0,3}?(?:` + orgKinds + `)\b`)
+	orgOutOfRe = mustPattern(`(?i)\b(?:out\s+of|(?:` + orgKinds + `)\s+(?:in|from|based\s+in))\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
 	orgSizeRe  = mustPattern(`(?i)\b(?:(?:with|about|around|roughly|over|nearly|almost|some|team\s+of|of)\s+(?:about\s+|around\s+|roughly\s+|over\s+|nearly\s+|almost\s+|some\s+)?(\d[\d,]*|` + numberWords + `)\s+(?:employees|people|staff|workers|engineers)|(\d[\d,]*)-(?:person|people|strong|staff))\b`)
 	orgSinceRe = mustPattern(`(?i)\b(?:been\s+(?:around|going|trading|operating|open|running|in\s+business|[a-z]+ing)\s+since|(?:opened|launched|set\s+up)\s+(?:back\s+)?in)\s+(\d{4})\b`)
 )
+
+// calledOrgRe is an organisation a person runs or works for, named after
+// its kind: "runs a small firm called Ward Heating in Salford".
+var calledOrgRe = mustPattern(`(?i)^(?:now\s+|also\s+)?(runs|owns|has|started|founded|set\s+up|works\s+(?:at|for))\s+(?:an?|the|his|her|their)\s+(?:[\p{L}-]+\s+){0,2}?(?:` + orgKinds + `)\s+(?:called|named)\s+((?-i:[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}))(?:\s+(?:in|out\s+of)\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)))?`)
 
 // tradingRe is a going concern only a business is: "trading", "in
 // business".
@@ -264,7 +344,7 @@ var tradingRe = mustPattern(`(?i)\b(?:trading|in\s+business)\b`)
 
 // orgInRe is where a kind of thing is: "is a family-run kitchen in Gaia",
 // said of an organisation.
-var orgInRe = mustPattern(`(?i)^(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}-]+\s+){0,3}?[\p{L}-]+\s+in\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)`)
+var orgInRe = mustPattern(`(?i)^(?:is|are|was)\s+(?:an?|the|one)\s+(?:[\p{L}\d-]+\s+){0,3}?[\p{L}-]+\s+in\s+((?-i:[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?))`)
 
 // staffRe is a size only an organisation has: staff, employees.
 var staffRe = mustPattern(`(?i)\b(?:employees|staff|workers)\b`)

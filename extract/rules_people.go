@@ -6,20 +6,21 @@ import (
 	"unicode/utf8"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // relativePatterns are statements about a relative, matched on what
 // follows "my sister (Ana)" or "she".
 var relativePatterns = []factPattern{
-	{re: mustPattern(`(?i)^(?:still\s+|now\s+|also\s+)?lives\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
+	{re: mustPattern(`(?i)^(?:still\s+|now\s+|also\s+)?lives(?:\s+(?:on\s+(?:his|her|their)\s+own|alone|nearby|happily|there))?\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
 	{re: mustPattern(`(?i)^(?:just\s+|recently\s+)?moved\s+to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s", change: true},
 	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:now\s+|currently\s+)?(?:based\s+)?in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
 	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:visiting|coming\s+over|coming)\s+(?:us\s+|me\s+)?from\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
 	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:originally\s+)?from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
-	{re: mustPattern(`(?i)^works?\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
+	{re: mustPattern(`(?i)^(?:` + workAdverbs + `)?works?\s+(?:` + workAdverbs + `)?(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
 	// "works in fundraising at the Ashdown Foundation"
 	{re: mustPattern(`(?i)^works?\s+in\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
-	{re: mustPattern(`(?i)^works?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
+	{re: mustPattern(`(?i)^(?:` + workAdverbs + `)?works?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
 	{re: mustPattern(`(?i)^teach(?:es)?\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
 	{re: mustPattern(`(?i)^(?:loves|likes|enjoys|adores)\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
 	{re: mustPattern(`(?i)^(?:hates|dislikes)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
@@ -27,11 +28,15 @@ var relativePatterns = []factPattern{
 	{re: mustPattern(`(?i)^(?:just\s+)?turned\s+(` + numberWords + `)\b`), attr: "age", kind: ageValue, conf: tenure.ConfidenceHigh, text: "%s is %s years old", change: true},
 	{re: mustPattern(`(?i)^(?:is\s+named|is\s+called|'s\s+name\s+is|name\s+is)\s+(.+)`), attr: "name", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"},
 	{re: mustPattern(`(?i)^(?:has|have)\s+(.+)`), attr: "has", kind: hasValue, conf: tenure.ConfidenceHigh, text: "%s has %s"},
-	{re: mustPattern(`(?i)^works?\s+(?:at|for)\s+.+?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
+	{re: mustPattern(`(?i)^(?:` + workAdverbs + `)?works?\s+(?:at|for)\s+.+?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
 	{re: mustPattern(`(?i)^(?:is|'s|are)\s+(?:very\s+|severely\s+)?allergic\s+to\s+(.+)`), attr: "allergic_to", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s is allergic to %s"},
 	// "my partner is Alex"
 	{re: mustPattern(`^is\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)$`), attr: "name", kind: nameValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"},
 }
+
+// workAdverbs say how or since when one works, between the subject,
+// "works" and the employer: "he now works remotely for an insurer".
+const workAdverbs = `(?:(?:now|still|also|currently|remotely|part-time|full-time|freelance|mostly)\s+)*`
 
 // isAJob is "my sister is a nurse": kept only when X is an occupation.
 var isAJob = mustPattern(`(?i)^(?:is|'s)\s+an?\s+(.+)`)
@@ -203,6 +208,17 @@ func (fb *factBuilder) relative(c *text) {
 			fb.add(FactPerson, subject, p, p.attr, m[1])
 		}
 	}
+	if _, second, ok := strings.Cut(rest, " and "); ok {
+		// "My dad is 82 and lives on his own in Harrogate": a second
+		// predicate of the same subject.
+		st := newText(second)
+		for _, p := range relativePatterns {
+			if m := p.re.FindTextSubmatch(st); m != nil && p.attr != "name" && p.attr != "has" {
+				p.conf = weaker(p.conf, conf)
+				fb.add(FactPerson, subject, p, p.attr, m[1])
+			}
+		}
+	}
 	if m := isAJob.FindTextSubmatch(rt); m != nil {
 		if p, ok := classifyNoun(m[1]); ok && p.attr == "job" {
 			p.conf = weaker(p.conf, conf)
@@ -244,6 +260,9 @@ func predicateStart(s string) bool {
 		strings.ToLower(w[0]) == w[0] && len(w[0]) > 3 && !stopwords[w[0]] {
 		return true // a verb in the third person: "approves", "runs"
 	}
+	if w := strings.Fields(s); len(w) > 0 && strings.ToLower(w[0]) == w[0] && pastForm(w[0]) {
+		return true // a verb in the past: "ran", "started"
+	}
 	switch firstWord(s) {
 	case "is", "was", "lives", "works", "loves", "likes", "hates", "has", "just", "moved", "turned",
 		"and", "who", "", "still", "now", "also", "enjoys", "adores", "dislikes", "recently",
@@ -276,3 +295,16 @@ var pluralRelation = mustPattern(`'s (?:parents|kids|children|grandparents)$`)
 
 var pluralVerbs = strings.NewReplacer("%s lives", "%s live", "%s works", "%s work", "%s has", "%s have",
 	"%s is", "%s are", "%s likes", "%s like", "%s dislikes", "%s dislike")
+
+// pastForm reports whether w is a verb's past form that WordNet knows
+// ("ran", "started"), not its base.
+func pastForm(w string) bool {
+	if stopwords[w] || len(w) < 3 {
+		return false
+	}
+	ls := wordnet.Lemmas(w, wordnet.Verb)
+	if len(ls) == 0 || ls[0] == w {
+		return false
+	}
+	return strings.HasSuffix(w, "ed") || !strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ing")
+}

@@ -162,10 +162,14 @@ func (s score) String() string {
 // and measured untuned first: they are never tuned on. The development
 // threads t-bakery, t-choir, t-garage, t-conf, t-allot, t-hostel and
 // t-podcast were written for the fifth round, after h6's first look.
+// Threads "h7-*" (a sailing club's regatta committee, a vineyard's harvest,
+// a founder preparing a seed round with an assistant) were written before
+// the sixth round of rules, by an author who had not read them, and
+// measured untuned first: they are never tuned on.
 var parts = []struct{ name, prefix string }{
 	{"development (t-*)", "t-"}, {"held out, round 1 (h-*)", "h-"}, {"held out, round 2 (h2-*)", "h2-"},
 	{"held out, round 3 (h3-*)", "h3-"}, {"held out, round 4 (h4-*)", "h4-"}, {"held out, round 5 (h5-*)", "h5-"},
-	{"held out, round 6 (h6-*)", "h6-"},
+	{"held out, round 6 (h6-*)", "h6-"}, {"held out, round 7 (h7-*)", "h7-"},
 }
 
 // partOf is the index in parts of a thread's part.
@@ -234,6 +238,14 @@ var heldOutFloors = []heldOut{
 		"decision": {0.75, 0.65}, "constraint": {0.90, 0.75}, "action": {0.75, 0.65}, "risk": {0.70, 0.70},
 		"question": {0.90, 0.65}, "fact": {0.90, 0.45},
 	}, owners: 1, dues: 0.70},
+	// Measured untuned, then once after the sixth round of rules, which
+	// moved it little (docs/benchmarks.md, round 6): the floors are the
+	// final numbers less about one item, and its facts and risks are far
+	// below the targets.
+	{prefix: "h7-", types: map[string]struct{ precision, recall float64 }{
+		"decision": {0.80, 0.50}, "constraint": {0.85, 0.65}, "action": {0.85, 0.60}, "risk": {0.50, 0.15},
+		"question": {0.85, 0.85}, "fact": {0.50, 0.25},
+	}, owners: 1, dues: 0.85},
 }
 
 // TestRulesQuality measures the extractor against testdata/labelled.jsonl

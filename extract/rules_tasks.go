@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // Action patterns: a first-person commitment ("I'll send the draft"), a
@@ -224,11 +225,35 @@ func task(verb, rest string, conf tenure.Confidence) (found, bool) {
 	if p, after, ok := strings.Cut(obj, " "); ok && particles[lower(p)] {
 		verb, obj = verb+" "+lower(p), after
 	}
+	if errandVerbs[verb] {
+		// "Mateo will come by on Thursday to measure the brackets": a
+		// visit is a task when it says what it is for.
+		if m := purposeRe.FindStringSubmatch(obj); m != nil && !idleVerbs[m[1]] && wordnet.Known(m[1], wordnet.Verb) && (concreteObject(clauseAfter(m[2])) || pronounObject(m[2])) {
+			return found{typ: tenure.StateAction, text: capitalize(verb + " " + obj), conf: conf}, true
+		}
+	}
 	if idleVerbs[verb] || !concreteObject(obj) {
 		return found{}, false
 	}
 	return found{typ: tenure.StateAction, text: capitalize(verb + " " + obj), conf: conf}, true
 }
+
+// errandVerbs are visits, which take no object: "come round", "pop by".
+var errandVerbs = map[string]bool{"come": true, "go": true, "pop": true, "drop": true, "swing": true,
+	"come by": true, "come over": true, "go over": true, "go down": true, "come down": true, "come up": true, "go up": true}
+
+// pronounObject reports whether a verb's object is a pronoun for what
+// was named before, after an optional preposition: "look at it".
+func pronounObject(s string) bool {
+	w := words(s)
+	if len(w) == 2 && choicePreps[w[0]] || len(w) == 2 && w[0] == "at" {
+		w = w[1:]
+	}
+	return len(w) == 1 && pronounObjects[w[0]]
+}
+
+// purposeRe is what a visit is for: "to measure the brackets".
+var purposeRe = mustPattern(`(?i)\bto\s+([a-z]+)\b(.*)$`)
 
 // askedTask is task for a verb someone is asked to do, where "get" takes
 // an object ("please get three quotes for the compressor").
@@ -319,7 +344,7 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 	if !ok {
 		// "Fish or lamb for the main?": a choice asked without an
 		// interrogative word.
-		t, ok = optionsQuestion(vocative.ReplaceAllString(tidy(s.text), ""))
+		t, ok = optionsQuestion(vocative.ReplaceAllString(tidy(discourseRe.ReplaceAllString(s.text, "")), ""))
 	}
 	if !ok || smallTalkRe.MatchString(t) || personalRe.MatchString(t) {
 		return found{}, false
@@ -355,13 +380,26 @@ func (r *Rules) question(mc *messageContext, s sentence, t string) (found, bool)
 // optionsQuestion returns a question that names two options and nothing
 // else: no comma, a few words, content words on both sides of "or".
 func optionsQuestion(t string) (string, bool) {
-	a, b, ok := strings.Cut(t, " or ")
-	if !ok || strings.ContainsAny(t, ",;:") || len(strings.Fields(t)) > 12 || !hasContentWord(a) || !hasContentWord(b) ||
-		youRe.MatchString(lower(t)) || strings.Contains(lower(t), "your") || !isNounStart(a) {
+	body := t
+	if m := topicLabelRe.FindStringSubmatch(t); m != nil {
+		// "Venue: the barn at Ashcombe or the hotel in town?": the
+		// label says what the choice is about.
+		body = m[1]
+	}
+	a, b, ok := strings.Cut(body, " or ")
+	if !ok || strings.ContainsAny(body, ",;:") || len(strings.Fields(t)) > 12 || !hasContentWord(a) || !hasContentWord(b) ||
+		youRe.MatchString(lower(t)) || strings.Contains(lower(t), "your") || !isNounStart(articleRe.ReplaceAllString(a, "")) {
 		return "", false
 	}
 	return t, true
 }
+
+// topicLabelRe is a one- or two-word label before the options of a
+// choice; articleRe an article an option opens with.
+var (
+	topicLabelRe = mustPattern(`^[A-Za-z][a-z-]*(?:\s+[a-z-]+)?:\s+(.+)$`)
+	articleRe    = mustPattern(`(?i)^(?:the|a|an)\s+`)
+)
 
 // isNounStart reports whether an option opens with a noun rather than a
 // preposition or a verb of chat ("For walking or running?", "Got any

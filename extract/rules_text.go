@@ -269,3 +269,61 @@ func firstWord(s string) string {
 	}
 	return ""
 }
+
+// coordinatedRe joins two commitments in one sentence: ", and I'll send
+// you a postmortem", "; Ruth will ...".
+var coordinatedRe = mustPattern(`(?:,\s+and|;|,\s+then)\s+((?:I|we|We|[A-Z][\p{L}'-]+)(?:'ll|\s+will|\s+is\s+going\s+to|'s\s+going\s+to|'m\s+going\s+to|\s+are\s+going\s+to)\s+[a-z])`)
+
+// coordinated splits a statement into the commitments it joins, each
+// read on its own: "We'll ship a fix by Wednesday, and I'll send you a
+// postmortem by Friday" is two tasks. A question or a to-do line is one.
+func coordinated(s sentence) []sentence {
+	if s.question || s.todo {
+		return []sentence{s}
+	}
+	locs := coordinatedRe.re.FindAllStringSubmatchIndex(s.text, -1)
+	if len(locs) == 0 {
+		return []sentence{s}
+	}
+	var out []sentence
+	start := 0
+	for _, loc := range locs {
+		part := s
+		part.text = strings.TrimSpace(s.text[start:loc[0]])
+		out = append(out, part)
+		start = loc[2]
+	}
+	last := s
+	last.text = s.text[start:]
+	return append(out, last)
+}
+
+// pronounObjectRe is the first "it" or "one" after a verb: an object that
+// stands for something named before.
+var pronounObjectRe = mustPattern(`^((?:[^.?!]*?[a-z]\s+))(?:it|one)(\s|[.!,;]|$)`)
+
+// askedNPRe is the thing a question asks about: "do we have a rollback
+// plan for the pricing page?", "is the water trough by the gate still
+// leaking?", "when is the gas safety check due?".
+var askedNPRe = mustPattern(`(?i)(?:^|\b(?:when|where|how)\s+)(?:is|are|was|were|has|have|does|did|will|(?:do|does|did)\s+(?:we|you|they)\s+(?:have|need|want))\s+((?:the|a|an|our|your|their)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,5}?)\s*(?:\?|\s+(?:still|going|due|ready|done|fixed|working|booked|sorted|set|if|when|for\s+(?:the|this|next)\s+(?:opening|launch|event|day|week))\b)`)
+
+// askedAbout is what the question just before asks about, when another
+// speaker asked it: its noun phrase, or "".
+func askedAbout(mc *messageContext) string {
+	if len(mc.before) == 0 {
+		return ""
+	}
+	b := &mc.before[len(mc.before)-1]
+	if b.Speaker == mc.msg.Speaker && b.Role == mc.msg.Role || !strings.HasSuffix(strings.TrimSpace(b.Content), "?") {
+		return ""
+	}
+	q := b.Content
+	if k := strings.LastIndexAny(strings.TrimSuffix(strings.TrimSpace(q), "?"), ".!?"); k >= 0 {
+		q = q[k+1:]
+	}
+	m := askedNPRe.FindStringSubmatch(strings.TrimSpace(q))
+	if m == nil || !hasContentWord(m[1]) {
+		return ""
+	}
+	return m[1]
+}

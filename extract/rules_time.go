@@ -12,7 +12,7 @@ import (
 // deadlinePreps are the words after which a bare weekday is a date ("by
 // Friday"); elsewhere it may be part of a name ("Black Friday").
 var deadlinePreps = map[string]bool{"by": true, "before": true, "until": true, "till": true,
-	"due": true, "on": true, "from": true, "after": true, "through": true, "is": true}
+	"due": true, "on": true, "from": true, "after": true, "through": true, "is": true, "for": true}
 
 // datesExplicit rewrites the relative dates of an action or constraint as
 // calendar dates, so that "ship the report by Friday" still means the same
@@ -60,7 +60,7 @@ func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 
 // dueWords are the words after which a date is when something is due.
 var dueWords = map[string]bool{"by": true, "before": true, "until": true, "till": true, "due": true,
-	"on": true, "than": true}
+	"on": true, "than": true, "for": true}
 
 // dayWords name a day by themselves.
 var dayWords = map[string]bool{"today": true, "tonight": true, "tomorrow": true}
@@ -135,7 +135,13 @@ func writeDays(text string, ms [][]int, due string, dayOf func(m []int) (time.Ti
 			continue
 		}
 		rd := tenure.ResolvedDate{Expr: text[m[0]:m[1]], Date: d, Granularity: temporal.Day}
-		if due == "" && dueWords[lastWord(text[:m[0]])] {
+		before := text[:m[0]]
+		if isWeekday(lastWord(before)) {
+			// "on Monday the 22nd": the weekday names the same day.
+			f := strings.Fields(before)
+			before = strings.Join(f[:len(f)-1], " ")
+		}
+		if due == "" && dueWords[lower(lastWord(before))] {
 			due = dueOf(rd)
 		}
 		b.WriteString(text[last:m[0]])

@@ -14,7 +14,7 @@ var valueStopRe = mustPattern(`(?i)\s+(?:since|for|from|on|with|because|as|when|
 
 // andMoreRe is "and" before a word in lowercase: what follows a place is
 // another predicate, not more of the place.
-var andMoreRe = mustPattern(`\s+and\s+[a-z]`)
+var andMoreRe = mustPattern(`\s+and\s+[a-z\d]`)
 
 // employerCutRe ends an occupation where its employer or place starts.
 var employerCutRe = mustPattern(`(?i)\s+(?:at|in|for)\s+`)
