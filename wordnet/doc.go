@@ -4,8 +4,7 @@
 // ("children" → "child", "went" → "go"); whether two words share one of
 // their most frequent senses ("kids" and "children"); the lexicographer
 // class of a word's most frequent sense ("landlord" is noun.person,
-// "committee" noun.group); and whether two words are derivationally
-// related ("approval" and "approve").
+// "committee" noun.group).
 //
 // The table keeps each lemma's first three senses (WordNet orders them by
 // frequency), so rare senses never make two words synonyms. It is

@@ -21,13 +21,11 @@ const (
 	Adverb    POS = 'r'
 )
 
-var allPOS = []POS{Noun, Verb, Adjective, Adverb}
-
 //go:embed wordnet.tsv.gz
 var packed []byte
 
 // rows are the table's lines, sorted: lemma rows "pos\tlemma\tlexfile\t
-// synsets\tderivations" and exception rows "x<pos>\tform\tbases".
+// synsets" and exception rows "x<pos>\tform\tbases".
 var rows = sync.OnceValue(func() []string {
 	zr, err := gzip.NewReader(bytes.NewReader(packed))
 	if err != nil {
@@ -54,7 +52,6 @@ func find(key string) string {
 type entry struct {
 	lexfile string
 	synsets []string
-	derivs  []string // "pos:lemma"
 }
 
 func lookup(lemma string, pos POS) (entry, bool) {
@@ -63,11 +60,7 @@ func lookup(lemma string, pos POS) (entry, bool) {
 		return entry{}, false
 	}
 	f := strings.Split(r, "\t")
-	e := entry{lexfile: f[2], synsets: strings.Split(f[3], ",")}
-	if f[4] != "" {
-		e.derivs = strings.Split(f[4], ",")
-	}
-	return e, true
+	return entry{lexfile: f[2], synsets: strings.Split(f[3], ",")}, true
 }
 
 // normal is how the table spells a word: lower case, words joined by "_".
@@ -154,38 +147,6 @@ func shareSense(a, b []string, senses int) bool {
 			if a[i] == b[j] {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// Related reports whether a and b are forms of one lemma in some part of
-// speech or derivationally related through their first senses
-// ("approval" and "approved", "decision" and "decide").
-func Related(a, b string) bool {
-	for _, pa := range allPOS {
-		for _, x := range Lemmas(a, pa) {
-			ex, _ := lookup(x, pa)
-			for _, pb := range allPOS {
-				for _, y := range Lemmas(b, pb) {
-					if x == y || hasDeriv(ex.derivs, pb, y) {
-						return true
-					}
-					if ey, _ := lookup(y, pb); hasDeriv(ey.derivs, pa, x) {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
-}
-
-func hasDeriv(derivs []string, pos POS, lemma string) bool {
-	want := string(pos) + ":" + lemma
-	for _, d := range derivs {
-		if d == want {
-			return true
 		}
 	}
 	return false

@@ -68,22 +68,6 @@ func TestClass(t *testing.T) {
 	}
 }
 
-func TestRelated(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want bool
-	}{
-		{"approvals", "approved", true},
-		{"decision", "decided", true},
-		{"delivery", "deliver", true},
-		{"approval", "delivery", false},
-	} {
-		if got := wordnet.Related(c.a, c.b); got != c.want {
-			t.Errorf("Related(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
-		}
-	}
-}
-
 func BenchmarkSynonymous(b *testing.B) {
 	for b.Loop() {
 		wordnet.Synonymous("kids", "children", wordnet.Noun, 2)

@@ -4,9 +4,8 @@
 //	go run ./wordnet/internal/gen -dict /usr/share/wordnet -out wordnet/wordnet.tsv.gz
 //
 // Only what the package answers is kept: each lemma's first senses (as
-// dense synset numbers), the lexicographer file of its first sense, the
-// lemmas its first senses are derivationally related to, and the
-// irregular forms of the exception lists.
+// dense synset numbers), the lexicographer file of its first sense, and
+// the irregular forms of the exception lists.
 package main
 
 import (
@@ -27,11 +26,7 @@ const senses = 3
 
 var posNames = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 
-type synset struct {
-	lexfile int
-	words   []string
-	derivs  [][2]string // source word, "pos:target word"
-}
+type synset struct{ lexfile int }
 
 func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "WordNet 3.0 dict directory")
@@ -48,9 +43,6 @@ func run(dict, out string) error {
 		if err := readData(filepath.Join(dict, "data."+name), p, synsets); err != nil {
 			return err
 		}
-	}
-	if err := resolveDerivs(synsets); err != nil {
-		return err
 	}
 	ids := map[string]int{}
 	var lines []string
@@ -106,63 +98,24 @@ func eachLine(path string, fn func(string) error) error {
 	return sc.Err()
 }
 
-// readData keeps each synset's lexicographer file, words and
-// derivation pointers (resolved to words once every file is read).
+// readData keeps each synset's lexicographer file.
 func readData(path, p string, synsets map[string]*synset) error {
 	return eachLine(path, func(l string) error {
-		f := strings.Fields(strings.SplitN(l, " | ", 2)[0])
-		lexfile, _ := strconv.Atoi(f[1])
-		n, _ := strconv.ParseInt(f[3], 16, 32)
-		s := &synset{lexfile: lexfile}
-		i := 4
-		for k := 0; k < int(n); k++ {
-			w := strings.ToLower(f[i])
-			if j := strings.IndexByte(w, '('); j > 0 { // adjective markers: "(a)", "(p)"
-				w = w[:j]
-			}
-			s.words = append(s.words, w)
-			i += 2
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			return fmt.Errorf("synset line %q is too short", l)
 		}
-		ptrs, _ := strconv.Atoi(f[i])
-		i++
-		for k := 0; k < ptrs; k++ {
-			sym, off, tp, st := f[i], f[i+1], f[i+2], f[i+3]
-			i += 4
-			if sym != "+" {
-				continue
-			}
-			src, _ := strconv.ParseInt(st[:2], 16, 32)
-			tgt, _ := strconv.ParseInt(st[2:], 16, 32)
-			if src == 0 || int(src) > len(s.words) {
-				continue
-			}
-			if tp == "s" {
-				tp = "a"
-			}
-			s.derivs = append(s.derivs, [2]string{s.words[src-1], fmt.Sprintf("%s:%s:%d", tp, off, tgt)})
+		lexfile, err := strconv.Atoi(f[1])
+		if err != nil {
+			return fmt.Errorf("synset %s: lexicographer file %q", f[0], f[1])
 		}
-		synsets[p+":"+f[0]] = s
+		synsets[p+":"+f[0]] = &synset{lexfile: lexfile}
 		return nil
 	})
 }
 
-func resolveDerivs(synsets map[string]*synset) error {
-	for _, s := range synsets {
-		for k, d := range s.derivs {
-			parts := strings.Split(d[1], ":")
-			t := synsets[parts[0]+":"+parts[1]]
-			n, _ := strconv.Atoi(parts[2])
-			if t == nil || n < 1 || n > len(t.words) {
-				return fmt.Errorf("derivation pointer %s names no word", d[1])
-			}
-			s.derivs[k][1] = parts[0] + ":" + t.words[n-1]
-		}
-	}
-	return nil
-}
-
 // readIndex writes one row per lemma:
-// pos, lemma, lexfile of the first sense, synset numbers, derivations.
+// pos, lemma, lexfile of the first sense, synset numbers.
 func readIndex(path, p string, synsets map[string]*synset, ids map[string]int) ([]string, error) {
 	var rows []string
 	err := eachLine(path, func(l string) error {
@@ -178,7 +131,6 @@ func readIndex(path, p string, synsets map[string]*synset, ids map[string]int) (
 			offs = offs[:senses]
 		}
 		var nums []string
-		derivs := map[string]bool{}
 		lexfile := -1
 		for _, o := range offs {
 			key := p + ":" + o
@@ -195,18 +147,8 @@ func readIndex(path, p string, synsets map[string]*synset, ids map[string]int) (
 				ids[key] = id
 			}
 			nums = append(nums, strconv.FormatInt(int64(id), 36))
-			for _, d := range s.derivs {
-				if d[0] == lemma {
-					derivs[d[1]] = true
-				}
-			}
 		}
-		ds := make([]string, 0, len(derivs))
-		for d := range derivs {
-			ds = append(ds, d)
-		}
-		sort.Strings(ds)
-		rows = append(rows, strings.Join([]string{p, lemma, strconv.Itoa(lexfile), strings.Join(nums, ","), strings.Join(ds, ",")}, "\t"))
+		rows = append(rows, strings.Join([]string{p, lemma, strconv.Itoa(lexfile), strings.Join(nums, ",")}, "\t"))
 		return nil
 	})
 	return rows, err
