@@ -419,6 +419,9 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		}
 	}
 	if !ok {
+		f, ok = imperativeChoice(mc, t)
+	}
+	if !ok {
 		f, ok = answerChoice(mc, t)
 	}
 	if !ok {
@@ -435,6 +438,31 @@ func decision(mc *messageContext, t *text) (found, bool) {
 		f.text += " instead of " + m[1]
 	}
 	return f, true
+}
+
+// imperativeChoiceRe is a choice said as an instruction, its topic
+// perhaps put first: "Use Stripe for payments", "For billing, use
+// MongoDB".
+var imperativeChoiceRe = mustPattern(`(?i)^(?:for\s+([^,]{2,40}),\s+)?(use|go\s+with|switch\s+to|stick\s+with|opt\s+for)\s+(\S.*)`)
+
+// imperativeChoice reads an instruction to use a named option as a
+// decision. The option must be a name ("use MongoDB", not "use a sharp
+// knife"), and the instruction the user's or a participant's: an
+// assistant that says "Use Flask-Login" recommends.
+func imperativeChoice(mc *messageContext, t *text) (found, bool) {
+	m := imperativeChoiceRe.FindTextSubmatch(t)
+	if m == nil || mc.msg.Role == "assistant" || !isProperName(strings.Fields(m[3])[0]) {
+		return found{}, false
+	}
+	obj := clauseAfter(m[3])
+	if !concreteObject(obj) {
+		return found{}, false
+	}
+	text := capitalize(strings.Join(strings.Fields(m[2]), " ") + " " + obj)
+	if m[1] != "" {
+		text += " for " + tidy(m[1])
+	}
+	return found{typ: tenure.StateDecision, text: text, conf: tenure.ConfidenceMedium}, true
 }
 
 // A short answer that picks one side of the question before it ("Should

@@ -96,7 +96,22 @@ func TestRulesDecisions(t *testing.T) {
 		{"OK/rather_than_would", "We'd rather run two concepts than three, the timeline is tight.", d("Run two concepts than three")},
 		{"OK/board_approved", "The board approved the smaller catalogue over the full one.", d("The smaller catalogue over the full one")},
 		{"NoMatch/we_past", "We went to the beach, not the lake, last summer.", nil},
+		{"OK/imperative", "Use Stripe for payments.", d("Use Stripe for payments")},
+		{"OK/imperative_topic_first", "For billing, use MongoDB.", d("Use MongoDB for billing")},
+		{"OK/imperative_switch", "Switch to Postmark for the transactional emails.", d("Switch to Postmark for the transactional emails")},
+		{"NoMatch/imperative_advice", "Use a sharp knife for the onions.", nil},
 	})
+}
+
+// An assistant's instruction to use something is a recommendation, not the
+// user's decision.
+func TestRulesAssistantImperative(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	m := say("m1", "Use Flask-Login for the sessions.")
+	m.Role, m.Speaker = "assistant", ""
+	if got := items(extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{m}})); len(got) != 0 {
+		t.Errorf("assistant's imperative: items %v, want none", got)
+	}
 }
 
 func TestRulesConstraints(t *testing.T) {
