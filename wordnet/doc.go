@@ -8,7 +8,7 @@
 //
 // The table keeps each lemma's first three senses (WordNet orders them by
 // frequency), so rare senses never make two words synonyms. It is
-// embedded in the binary and unpacked on first use (about 4 MB of text);
+// embedded in the binary and unpacked on first use (3.6 MB of text);
 // nothing is read from disk or the network. Regenerate it with
 //
 //	apt-get install wordnet-base
