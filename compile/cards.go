@@ -165,13 +165,16 @@ func (r *run) cardBlocks(ranked []block) []block {
 		}
 		var card EntityCard
 		var texts []string
+		repeats := map[string]string{}
 		for _, o := range facts {
 			if len(texts) == cardFacts {
 				break
 			}
 			if slices.Contains(o.Memory.EntityRefs, ref) {
 				card.Facts = append(card.Facts, o.ObjectID)
-				texts = append(texts, strings.TrimRight(inlineText(o.Content), ";"))
+				text := strings.TrimRight(inlineText(o.Content), ";")
+				texts = append(texts, text)
+				repeats[o.ObjectID] = "- " + text
 			}
 		}
 		if len(texts) == 0 {
@@ -179,9 +182,27 @@ func (r *run) cardBlocks(ranked []block) []block {
 		}
 		card.Entity, card.Status = ref, CardDropped
 		r.cards = append(r.cards, card)
-		blocks = append(blocks, block{text: "[" + inlineText(ref) + "]: " + strings.Join(texts, "; ")})
+		blocks = append(blocks, block{text: "[" + inlineText(ref) + "]: " + strings.Join(texts, "; "), repeats: repeats})
 	}
 	return blocks
+}
+
+// repeated reports whether b, a memory line, says nothing a packed card
+// of the section does not: its one memory is on the card and its line is
+// the fact's text alone (no label, bound or review mark the card leaves
+// out). Such a line is packed without its text, so that a fact is never
+// rendered twice.
+func repeated(b *block, packedCards []*block) bool {
+	if len(b.items) != 1 {
+		return false
+	}
+	it := b.items[0]
+	for _, c := range packedCards {
+		if line, ok := c.repeats[it.obj.ObjectID]; ok && line == it.line {
+			return true
+		}
+	}
+	return false
 }
 
 // traceCards records which cards the packed memory section holds (its

@@ -21,6 +21,11 @@ type block struct {
 	group, header string
 	at            time.Time
 	seq           int64
+	// repeats maps the memories an entity card holds to the memory line
+	// each would otherwise have (cardBlocks); hidden marks a line packed
+	// without its text because a packed card says it (repeated).
+	repeats map[string]string
+	hidden  bool
 }
 
 // plan is a section being packed.
@@ -230,7 +235,15 @@ func (r *run) fill(pl *plan, budget int) {
 	const markerReserve, minBlock, maxMisses = 12, 4, 16
 	misses := 0
 	groups := map[string]bool{}
+	var cards []*block
 	for i := range pl.blocks {
+		b := &pl.blocks[i]
+		b.hidden = false
+		if len(cards) > 0 && repeated(b, cards) {
+			b.hidden = true
+			pl.packed = append(pl.packed, i)
+			continue
+		}
 		reserve := 0
 		if i < len(pl.blocks)-1 && !pl.mandatory {
 			reserve = markerReserve
@@ -239,7 +252,6 @@ func (r *run) fill(pl *plan, budget int) {
 		if !required && (budget-used-reserve < minBlock || misses >= maxMisses) {
 			break
 		}
-		b := &pl.blocks[i]
 		if b.tokens == 0 {
 			b.tokens = r.counter.Count(b.text)
 		}
@@ -252,6 +264,9 @@ func (r *run) fill(pl *plan, budget int) {
 			used += cost
 			groups[b.group] = true
 			misses = 0
+			if b.repeats != nil {
+				cards = append(cards, b)
+			}
 		} else if pl.contiguous {
 			break
 		} else {
@@ -301,6 +316,9 @@ func (r *run) renderPlan(pl *plan) {
 	}
 	group := "\x00none"
 	for _, b := range packed {
+		if b.hidden {
+			continue
+		}
 		if b.header != "" && b.group != group {
 			lines = append(lines, b.header)
 			tokens += r.counter.Count(b.header) + 1

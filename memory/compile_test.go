@@ -254,15 +254,32 @@ func testEntityCards(t *testing.T, openAt func(*testing.T, *clock) store) {
 			t.Errorf("card holds %s (importance below 2, or beyond the top 3)", id)
 		}
 	}
+	// A fact the card says is not said again as a memory line, yet it
+	// counts as compiled; a fact the card leaves out keeps its line.
+	if n := strings.Count(text, "John handles the backend"); n != 1 {
+		t.Errorf("a fact on the card is rendered %d times, want once:\n%s", n, text)
+	}
+	if _, ok := compiled(tr, backend.ObjectID); !ok {
+		t.Errorf("a fact on the card is not in the trace's compiled list")
+	}
+	if !strings.Contains(text, "\n- John is my cofounder") {
+		t.Errorf("a fact left off the card lost its line:\n%s", text)
+	}
 	for _, m := range env.Sections {
 		if m.Kind == compile.SectionMemory && m.Role != "user" {
 			t.Errorf("memory section in role %s", m.Role)
 		}
 	}
 	// A budget the card does not fit drops it, and the trace says so.
-	_, tr = compileAt(t, s, c, compile.Options{}, "what does John do", 40)
+	// Its facts keep their own lines then.
+	env, tr = compileAt(t, s, c, compile.Options{}, "what does John do", 40)
 	if len(tr.EntityCards) != 1 || tr.EntityCards[0].Status != compile.CardDropped {
 		t.Errorf("tight budget: cards %+v, want dropped_for_budget", tr.EntityCards)
+	}
+	for _, id := range tr.EntityCards[0].Facts {
+		if _, ok := compiled(tr, id); ok && !strings.Contains(env.Text(), "\n- John") {
+			t.Errorf("card dropped, yet its fact %s is compiled without a line:\n%s", id, env.Text())
+		}
 	}
 }
 
