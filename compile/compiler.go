@@ -217,6 +217,9 @@ type run struct {
 	// facts are the card facts of entities, looked up by entity
 	// (FactSource) before packing.
 	facts map[string][]tenure.Object
+	// replaced maps a past message (thread, NUL, id) to the texts of the
+	// state items that replaced those it stated (noteReplacements).
+	replaced map[string][]string
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {

@@ -85,6 +85,7 @@ func (r *run) withhold(it *item, reason OmitReason) {
 // before the model sees anything.
 func (r *run) temporal(context.Context) (int, int, error) {
 	in := r.liveCount()
+	r.noteReplacements()
 	for _, it := range r.live() {
 		o := &it.obj
 		if it.origin != fromStore {

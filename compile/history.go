@@ -370,6 +370,7 @@ func (r *run) renderHistory(it *item) string {
 		}
 		b.WriteString(")")
 	}
+	b.WriteString(r.replacementNote(m))
 	return b.String()
 }
 

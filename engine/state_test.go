@@ -5,12 +5,14 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/compile"
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/extract"
 	"github.com/tenure-dev/tenure/sqlite"
@@ -178,5 +180,26 @@ func TestExtractStateReversals(t *testing.T) {
 	task := active["Set up the ingestion pipeline by 14 March 2025"]
 	if task.Owner != "Marco" || task.Due != "2025-03-14" {
 		t.Errorf("task owner %q due %q, want Marco and 2025-03-14", task.Owner, task.Due)
+	}
+	// The history line of a message whose item was superseded says what
+	// holds now; the others say nothing of the kind.
+	c := compile.New(st, compile.Options{Now: func() time.Time { return at.Add(time.Hour) }})
+	env, _, err := c.Compile(ctx, compile.Request{Principal: p, Query: "Which store and cache do we use, and how fast must the dashboard be?",
+		ThreadID: "th", Budget: 3000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := env.Text()
+	for _, line := range []string{
+		"Sam: Let's use PostgreSQL for the analytics store. [since replaced: Switch to ClickHouse for the analytics store instead of PostgreSQL]",
+		"Sam: Let's use Redis for caching. [since replaced: Use Memcached for caching instead of Redis]",
+		"Priya: The dashboard p95 must load in under 2 seconds. [since replaced: The dashboard p95 must load in under 5 seconds]",
+	} {
+		if !strings.Contains(text, "\n"+line+"\n") {
+			t.Errorf("history lacks the line %q:\n%s", line, text)
+		}
+	}
+	if n := strings.Count(text, "since replaced"); n != 4 {
+		t.Errorf("%d replacement notes, want 4 (the four superseded items):\n%s", n, text)
 	}
 }

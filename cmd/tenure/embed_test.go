@@ -35,10 +35,13 @@ func phoneJSONL() string {
 		n++
 	}
 	line("My new iPhone arrived today.")
+	// The errands share words with the questions asked ("buy"); they are
+	// ten errands for ten friends, not one errand changed ten times.
+	friends := []string{"Ann", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo"}
 	for i := range 40 {
 		line(fmt.Sprintf("The garden needs watering again, round %d.", i))
 		if i%4 == 3 {
-			line(fmt.Sprintf("I still need to buy groceries for party %d.", i))
+			line(fmt.Sprintf("I still need to buy groceries for %s's party.", friends[i/4]))
 		}
 	}
 	return b.String()
