@@ -214,7 +214,7 @@ func clip(s string, n int) string {
 
 // cutInstead records and removes what text says it replaces.
 func (a *Analysis) cutInstead(text string) string {
-	if m := replaceRe.FindStringSubmatchIndex(text); m != nil {
+	if m := replaceRe.FindStringSubmatchIndex(text); m != nil && !deadline(text[m[3]:]) {
 		a.Instead = append(a.Instead, text[m[2]:m[3]])
 		text = text[:m[0]] + "use " + text[m[4]:m[5]]
 	}
@@ -235,6 +235,23 @@ func (a *Analysis) cutInstead(text string) string {
 		text = text[:m[0]]
 	}
 	return text
+}
+
+// deadline reports whether rest, what follows a replaced phrase, is a
+// date or a time it is due by ("replace the valve by Wednesday", "... by
+// 5 pm") rather than what replaces it ("replace the valve by a new one").
+func deadline(rest string) bool {
+	rest = strings.TrimSpace(rest)
+	low := strings.ToLower(rest)
+	if !strings.HasPrefix(low, "by ") {
+		return false
+	}
+	var a Analysis
+	s := scanner{a: &a, toks: tokenize(rest)}
+	if len(s.toks) < 2 || s.facetAt(1) == 0 {
+		return false
+	}
+	return a.Facets[0].Kind == Date || a.Facets[0].Kind == Time
 }
 
 // tok is a token of a text.

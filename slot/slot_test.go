@@ -106,6 +106,10 @@ func TestAnalyzePolarityAndInstead(t *testing.T) {
 		{"Replace GitHub Actions with Buildkite for CI", false, []string{"GitHub Actions"}},
 		{"We moved production from us-east-1 to eu-west-1", false, []string{"us-east-1"}},
 		{"Ship the headset to the Manchester office, not Leeds", false, []string{"Leeds"}},
+		{"Replace the worn brake pads by new ones", false, []string{"the worn brake pads"}},
+		// A date after "by" is when it is due, not what replaces it.
+		{"Replace the leaking valve at 14 Orchard Road by Wednesday", false, nil},
+		{"Replace the fuse by 5 pm", false, nil},
 	} {
 		a := slot.Analyze(tenure.StateConstraint, c.text)
 		if a.Negated != c.negated || !cmp.Equal(a.Instead, c.instead) {
