@@ -11,6 +11,7 @@ import (
 	"github.com/kljensen/snowball/english"
 
 	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // FacetKind is the kind of an explicit value.
@@ -268,6 +269,11 @@ func tokenize(text string) []tok {
 	add := func(raw string) {
 		low := strings.ToLower(raw)
 		low = strings.TrimSuffix(strings.TrimSuffix(low, "'s"), "'")
+		if acronymPlural(raw) {
+			// "SLAs" are SLAs as "SLA" is one: the stemmer keeps a
+			// plural "s" after a vowel.
+			low = strings.TrimSuffix(low, "s")
+		}
 		if low == "a.m" || low == "p.m" {
 			low = strings.ReplaceAll(low, ".", "")
 		}
@@ -287,6 +293,17 @@ func tokenize(text string) []tok {
 		add(f)
 	}
 	return out
+}
+
+// acronymPlural reports whether raw is an acronym with a plural "s":
+// two or more capitals or digits, then "s" ("SLAs", "KPIs").
+func acronymPlural(raw string) bool {
+	body, ok := strings.CutSuffix(raw, "s")
+	if !ok || len(body) < 2 {
+		return false
+	}
+	return strings.IndexFunc(body, func(r rune) bool { return !unicode.IsUpper(r) && !unicode.IsDigit(r) }) < 0 &&
+		strings.IndexFunc(body, unicode.IsUpper) >= 0
 }
 
 // splitNumber splits "300ms" into "300" and "ms" when the suffix is a unit
@@ -790,12 +807,22 @@ func (s *scanner) countedHead(i int) int {
 		if w == "" || stopwords[w] || temporalPreps[w] || modals[w] || negations[w] || !isWordy(w) {
 			break
 		}
-		if _, ok := units[w]; ok || phrasePreps[w] || verbStems[stem(w)] || boundAfterPhrases[w] != "" {
+		if _, ok := units[w]; ok || phrasePreps[w] || verbStems[stem(w)] || boundAfterPhrases[w] != "" || participle(w) {
 			break
 		}
 		head = k
 	}
 	return head
+}
+
+// participle reports whether w is a verb's past participle, which ends
+// the counted phrase it follows: "30 boxes delivered by Thursday" counts
+// boxes.
+func participle(w string) bool {
+	if _, ok := irregulars[w]; ok {
+		return true
+	}
+	return strings.HasSuffix(w, "ed") && wordnet.Known(w, wordnet.Verb)
 }
 
 // boundAfter reads a bound written after a quantity at token i ("or

@@ -832,15 +832,25 @@ func facetChange(a, b []Facet) string {
 }
 
 // facetAdded names the kind of the first facet b has a key for that a
-// has not, or returns "".
+// has not, or returns "". A bare number of b that a states with what it
+// counts is not added: "two missed SLAs" counts what "SLAs missed twice"
+// does.
 func facetAdded(a, b []Facet) string {
 	ga := facetGroups(a)
 	for _, f := range b {
-		if _, ok := ga[string(f.Kind)+"|"+f.Key]; !ok {
+		if _, ok := ga[string(f.Kind)+"|"+f.Key]; !ok && !bareIn(f, a) {
 			return string(f.Kind)
 		}
 	}
 	return ""
+}
+
+// bareIn reports whether f is a bare number (a quantity that names
+// nothing it counts) and fs hold a quantity of its value.
+func bareIn(f Facet, fs []Facet) bool {
+	return f.Kind == Quantity && f.Key == "#" && slices.ContainsFunc(fs, func(x Facet) bool {
+		return x.Kind == Quantity && x.Value == f.Value && x.Bound == f.Bound
+	})
 }
 
 // ValueChange names what differs in value between two items taken to be

@@ -71,6 +71,7 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateDecision, "Print 5,000 hardcover copies", []string{"quantity count:copi=5000"}},
 		{tenure.StateAction, "Label the 2,000 support tickets for the classifier", []string{"quantity count:ticket=2000"}},
 		{tenure.StateAction, "Plant 30 boxwood shrubs along the driveway", []string{"quantity count:shrub=30"}},
+		{tenure.StateAction, "Get 40 folding chairs delivered to the hall", []string{"quantity count:chair=40"}},
 		{tenure.StateConstraint, "Wine is sold to customers aged 18 and over", []string{"quantity duration=567648000 min"}},
 		{tenure.StateConstraint, "Rent is due on the 1st of each month", []string{"quantity ordinal=1", "quantity duration=2592000 every"}},
 		{tenure.StateConstraint, "Keep the hotel under 120 euros a night", []string{"quantity money:eur/night=120 max"}},
@@ -237,6 +238,9 @@ func TestCompare(t *testing.T) {
 		{it(a, "Book a table at Nando's for Friday"), it(a, "Book a table at Wagamama for Friday"), "Nando's is full, book a table at Wagamama for Friday.", slot.Changed, "name"},
 		{it(d, "Allocate the Lindgren account to Omar"), it(d, "Omar takes the Berg account"), "", slot.Different, "object"},
 		{it(c, "The front desk is staffed from 8 am to 6 pm"), it(c, "Front desk hours are 8 am to 6 pm"), "", slot.Same, "restated"},
+		// Round 7: acronyms in the plural, a number said with and without
+		// what it counts.
+		{it(tenure.StateRisk, "The client may leave if the KPI is missed twice"), it(tenure.StateRisk, "Two missed KPIs could make the client leave"), "", slot.Same, "restated"},
 		// Neighbours stay apart after the folding.
 		{it(a, "Call mom about the holidays"), it(a, "Call dad about the holidays"), "", slot.Different, "subject"},
 		{it(a, "Rerun the load tests"), it(a, "Rerun the unit tests"), "", slot.Different, "subject"},
