@@ -1170,8 +1170,9 @@ func (s *scanner) compound(i int) bool {
 		if stopwords[p] || modals[p] {
 			continue
 		}
-		st := s.canonOf(i, p)
-		s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: p, Verb: verbStems[st], at: i})
+		// The parts of a compound name a thing, whatever their words
+		// ("the save-the-date cards", "a walk-in fridge").
+		s.a.Frame = append(s.a.Frame, Word{Stem: s.canonOf(i, p), Text: p, at: i})
 	}
 	return true
 }
