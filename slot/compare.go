@@ -43,6 +43,9 @@ type Item struct {
 	// person it opens with ("Noor takes the weekend desk"), when it may
 	// be one.
 	receiving *Analysis
+	// textSubject is set when the item's Subject is the one its text
+	// gives (Parse), or it has none.
+	textSubject bool
 }
 
 // NewItem reads it.
@@ -52,6 +55,7 @@ func NewItem(it *tenure.StateItem) *Item {
 		r := Analyze(it.Type, text)
 		x.receiving = &r
 	}
+	x.textSubject = it.Subject == "" || parsedSubject(it, x.Analysis)
 	if it.Subject != "" {
 		s := Analyze(it.Type, it.Subject)
 		x.subject = &s
@@ -226,6 +230,13 @@ func Compare(old, c *Item, cues Cues) Result {
 		// closes an open one it mostly restates ("Skis returned to the
 		// rental shop"): the same slot, whose values still decide.
 		same = true
+	}
+	if !same && (why != "subject" || old.textSubject && c.textSubject) && paraphrased(old, c, d, cues) &&
+		changed(old, c, d) == "" {
+		// The same things and values said with other predicates
+		// (align.go); only a restatement is read this way.
+		res.Relation, res.Reason = Same, "paraphrase"
+		return res
 	}
 	if !same {
 		res.Relation, res.Reason = Different, "subject"

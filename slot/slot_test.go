@@ -241,6 +241,19 @@ func TestCompare(t *testing.T) {
 		// Round 7: acronyms in the plural, a number said with and without
 		// what it counts.
 		{it(tenure.StateRisk, "The client may leave if the KPI is missed twice"), it(tenure.StateRisk, "Two missed KPIs could make the client leave"), "", slot.Same, "restated"},
+		// Paraphrases aligned by their things and values: other verbs,
+		// derivations, adverbs of one sense, abbreviations ...
+		{it(tenure.StateRisk, "The landlord might sue over the unpaid rent"), it(tenure.StateRisk, "We could face a lawsuit from the landlord over the unpaid rent"), "", slot.Same, "paraphrase"},
+		{it(tenure.StateQuestion, "Who signs the lease for the charity?"), it(tenure.StateQuestion, "Who is the signatory for the lease of the charity?"), "", slot.Same, "paraphrase"},
+		{it(a, "Submit the grant application to the council"), it(a, "Send the council the grant application"), "", slot.Same, "paraphrase"},
+		{it(c, "The gallery doesn't allow flash photography indoors"), it(c, "No flash photography inside the gallery"), "", slot.Same, "paraphrase"},
+		{it(tenure.StateRisk, "The SSL certificate might expire before the launch"), it(tenure.StateRisk, "The SSL cert could expire before we finish the launch"), "", slot.Same, "paraphrase"},
+		// ... but not a minimal pair, two things, two things done to two
+		// shared ones, or another value.
+		{it(a, "Write the grant report"), it(a, "Review the grant report"), "", slot.Different, "subject"},
+		{it(a, "Order the gift cards by 1 May"), it(a, "Send the thank-you cards by 1 May"), "", slot.Different, "subject"},
+		{it(a, "Pick up the cake from the bakery"), it(a, "The cake from the bakery needs ordering"), "", slot.Different, "subject"},
+		{it(a, "Submit the grant application to the council by 3 June"), it(a, "Send the council the grant application by 10 June"), "", slot.Different, "subject"},
 		// Neighbours stay apart after the folding.
 		{it(a, "Call mom about the holidays"), it(a, "Call dad about the holidays"), "", slot.Different, "subject"},
 		{it(a, "Rerun the load tests"), it(a, "Rerun the unit tests"), "", slot.Different, "subject"},
