@@ -195,7 +195,13 @@ func Compare(old, c *Item, cues Cues) Result {
 	d := diff(old.Frame, c.Frame)
 	res := Result{Overlap: d.overlap()}
 	plainClash := len(d.plainA) > 0 && len(d.plainB) > 0 && d.sharedPlain == 0
-	if !plainClash && (old.replacedBy(c.Instead) || d.shared > 0 && old.replacedBy(cues.Instead)) {
+	// An item that names what the old one is about as what it replaces
+	// replaces it, whatever else differs but its values ("Order takeaway
+	// on Friday instead of cooking" after "Cook dinner at home on
+	// Friday"); one that names only the old one's value ("instead of
+	// PostgreSQL") does when they are about one thing.
+	if old.replacedBy(c.Instead, true) && facetChange(old.Facets, c.Facets) == "" ||
+		!plainClash && (old.replacedBy(c.Instead, false) || d.shared > 0 && old.replacedBy(cues.Instead, false)) {
 		res.Relation, res.Reason = Changed, "instead"
 		return res
 	}
@@ -678,11 +684,15 @@ func (x *Item) names(person string) bool {
 
 // replacedBy reports whether one of phrases names this item: every
 // content word of the phrase is one of the item's words, and its values
-// are the item's.
-func (x *Item) replacedBy(phrases []string) bool {
+// are the item's; with plain set, the phrase names one of the words the
+// item is about, not only its names.
+func (x *Item) replacedBy(phrases []string, plain bool) bool {
 	for _, p := range phrases {
 		pa := Analyze(x.StateItem.Type, p)
 		if len(pa.Frame) == 0 && len(pa.Facets) == 0 {
+			continue
+		}
+		if plain && !slices.ContainsFunc(pa.Frame, func(w Word) bool { return !w.Name && containsWord(x.Frame, w) }) {
 			continue
 		}
 		if !slices.ContainsFunc(pa.Frame, func(w Word) bool { return !containsWord(x.Frame, w) }) &&

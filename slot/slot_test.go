@@ -254,6 +254,11 @@ func TestCompare(t *testing.T) {
 		{it(a, "Order the gift cards by 1 May"), it(a, "Send the thank-you cards by 1 May"), "", slot.Different, "subject"},
 		{it(a, "Pick up the cake from the bakery"), it(a, "The cake from the bakery needs ordering"), "", slot.Different, "subject"},
 		{it(a, "Submit the grant application to the council by 3 June"), it(a, "Send the council the grant application by 10 June"), "", slot.Different, "subject"},
+		// What the old item is about, named as replaced, replaces it;
+		// its value alone does on the same subject only.
+		{it(d, "Cook pasta at home on Friday"), it(d, "Order pizza on Friday instead of cooking"), "", slot.Changed, "instead"},
+		{it(d, "Cook pasta at home on Monday"), it(d, "Order pizza on Friday instead of cooking"), "", slot.Different, "subject"},
+		{it(d, "Use PostgreSQL for billing"), it(d, "Use ClickHouse for the analytics store instead of PostgreSQL"), "", slot.Different, "subject"},
 		// Neighbours stay apart after the folding.
 		{it(a, "Call mom about the holidays"), it(a, "Call dad about the holidays"), "", slot.Different, "subject"},
 		{it(a, "Rerun the load tests"), it(a, "Rerun the unit tests"), "", slot.Different, "subject"},
