@@ -1068,10 +1068,27 @@ func (s *scanner) word(i int) {
 	// draft contract", "the water bill"), and before "is" or "must" it
 	// is the subject ("Rent is due").
 	verb := !name && !articles[s.low(i-1)] && !beForms[s.low(i+1)] && !modals[s.low(i+1)] &&
-		(verbStems[st] || i == 0 && s.imperative())
+		(verbStems[st] || i == 0 && s.imperative() || s.afterModal(i))
 	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && s.a.typ != tenure.StateQuestion,
 		Verb: verb, at: i})
 }
+
+// afterModal reports whether token i follows a modal or a negated
+// auxiliary ("may fill", "must not leave", "won't take") and WordNet
+// knows it as a verb: then it is one, whatever the lexicon knows.
+func (s *scanner) afterModal(i int) bool {
+	prev := s.low(i - 1)
+	if prev == "not" || prev == "never" {
+		prev = s.low(i - 2)
+	}
+	return (modalVerbs[prev] || negatedAux[prev]) && wordnet.Known(s.low(i), wordnet.Verb)
+}
+
+// modalVerbs are the modal auxiliaries, after which a verb comes.
+var modalVerbs = fields(`must should shall can could may might would will cannot`)
+
+// negatedAux are the negated auxiliaries, after which a verb comes.
+var negatedAux = fields(`can't won't don't doesn't didn't mustn't shouldn't couldn't wouldn't`)
 
 // phrasal returns the comparison form of the verb at token i with the
 // particle p when they make a phrasal verb the lexicon or WordNet knows,

@@ -243,11 +243,12 @@ func TestCompare(t *testing.T) {
 		{it(tenure.StateRisk, "The client may leave if the KPI is missed twice"), it(tenure.StateRisk, "Two missed KPIs could make the client leave"), "", slot.Same, "restated"},
 		// Paraphrases aligned by their things and values: other verbs,
 		// derivations, adverbs of one sense, abbreviations ...
-		{it(tenure.StateRisk, "The landlord might sue over the unpaid rent"), it(tenure.StateRisk, "We could face a lawsuit from the landlord over the unpaid rent"), "", slot.Same, "paraphrase"},
+		{it(tenure.StateRisk, "The landlord might sue over the unpaid rent"), it(tenure.StateRisk, "We could face a lawsuit from the landlord over the unpaid rent"), "", slot.Same, "restated"},
 		{it(tenure.StateQuestion, "Who signs the lease for the charity?"), it(tenure.StateQuestion, "Who is the signatory for the lease of the charity?"), "", slot.Same, "paraphrase"},
 		{it(a, "Submit the grant application to the council"), it(a, "Send the council the grant application"), "", slot.Same, "paraphrase"},
 		{it(c, "The gallery doesn't allow flash photography indoors"), it(c, "No flash photography inside the gallery"), "", slot.Same, "paraphrase"},
 		{it(tenure.StateRisk, "The SSL certificate might expire before the launch"), it(tenure.StateRisk, "The SSL cert could expire before we finish the launch"), "", slot.Same, "paraphrase"},
+		{it(tenure.StateRisk, "The log files may fill the disk on web-03"), it(tenure.StateRisk, "web-03 could run out of disk space because of the log files"), "", slot.Same, "restated"},
 		// ... but not a minimal pair, two things, two things done to two
 		// shared ones, or another value.
 		{it(a, "Write the grant report"), it(a, "Review the grant report"), "", slot.Different, "subject"},
