@@ -72,7 +72,7 @@ func pairRelated(fa, fb, a, b []Word) (restA, restB []Word, paired int) {
 	used := make([]bool, len(b))
 	for _, x := range a {
 		k := slices.IndexFunc(b, func(y Word) bool {
-			return related(x, y) && !(modifies(x, fa) && modifies(y, fb))
+			return related(x, y) && !(modifies(x, fa) && modifies(y, fb)) || counts(x, y) || counts(y, x)
 		})
 		if k < 0 || used[k] {
 			restA = append(restA, x)
@@ -90,6 +90,16 @@ func pairRelated(fa, fb, a, b []Word) (restA, restB []Word, paired int) {
 	}
 	return restA, restB, paired
 }
+
+// counts reports whether x, the noun a question asks the number of ("How
+// many guests can the barn hold?"), and y, a noun that names a number
+// ("What is the capacity of the barn?"), ask one thing.
+func counts(x, y Word) bool {
+	return x.counted && numberNouns[strings.ToLower(y.Text)]
+}
+
+// numberNouns name the number or amount of something.
+var numberNouns = fields(`number numbers count amount capacity headcount total quantity`)
 
 // modifies reports whether w, a plain word that is not a verb, stands
 // right before a word of frame that is not a verb either, as a modifier

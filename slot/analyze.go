@@ -59,6 +59,9 @@ type Word struct {
 	Verb bool
 	// at is the index of its token.
 	at int
+	// counted is set for the noun a question asks the number or amount
+	// of ("How many guests ...").
+	counted bool
 }
 
 // Analysis is what Compare reads of an item's text.
@@ -375,7 +378,41 @@ func (s *scanner) scan() {
 	}
 	s.limits()
 	s.measureNouns()
+	s.markCounted()
 }
+
+// markCounted marks the noun after "how many" or "how much" in a
+// question as what it asks the number of.
+func (s *scanner) markCounted() {
+	if s.a.typ != tenure.StateQuestion {
+		return
+	}
+	for i := range s.toks {
+		if s.low(i) != "how" || s.low(i+1) != "many" && s.low(i+1) != "much" {
+			continue
+		}
+		// The phrase right after "how many", and its head, its last
+		// word ("how many security staff"); "how much is the fee" asks
+		// no number of a thing.
+		head := -1
+		for k, w := range s.a.Frame {
+			next := i + 2
+			if head >= 0 {
+				next = s.a.Frame[head].at + 1
+			}
+			if w.at == next && w.at <= i+1+maxCountedWords && !w.Verb && !w.Name {
+				head = k
+			}
+		}
+		if head >= 0 {
+			s.a.Frame[head].counted = true
+		}
+	}
+}
+
+// maxCountedWords is how many tokens after "how many" the counted noun
+// may stand ("how many security staff").
+const maxCountedWords = 3
 
 // measureNouns drops the nouns that only name the kind of a value the
 // item states: "Chat support hours are 9 am to 5 pm" says with "hours"

@@ -249,9 +249,13 @@ func TestCompare(t *testing.T) {
 		{it(c, "The gallery doesn't allow flash photography indoors"), it(c, "No flash photography inside the gallery"), "", slot.Same, "paraphrase"},
 		{it(tenure.StateRisk, "The SSL certificate might expire before the launch"), it(tenure.StateRisk, "The SSL cert could expire before we finish the launch"), "", slot.Same, "paraphrase"},
 		{it(tenure.StateRisk, "The log files may fill the disk on web-03"), it(tenure.StateRisk, "web-03 could run out of disk space because of the log files"), "", slot.Same, "restated"},
+		{it(tenure.StateQuestion, "How many stewards do we need for the bake sale?"), it(tenure.StateQuestion, "What is the steward headcount for the bake sale?"), "", slot.Same, "restated"},
+		{it(tenure.StateQuestion, "How many people can the chapel seat for the memorial?"), it(tenure.StateQuestion, "What's the capacity of the chapel for the memorial?"), "", slot.Same, "paraphrase"},
 		// ... but not a minimal pair, two things, two things done to two
 		// shared ones, or another value.
 		{it(a, "Write the grant report"), it(a, "Review the grant report"), "", slot.Different, "subject"},
+		{it(tenure.StateQuestion, "How much is the hire fee for the chapel?"), it(tenure.StateQuestion, "What's the capacity of the chapel?"), "", slot.Different, "subject"},
+		{it(tenure.StateQuestion, "How many stewards do we need for the bake sale?"), it(tenure.StateQuestion, "What is the budget for the bake sale?"), "", slot.Different, "subject"},
 		{it(a, "Order the gift cards by 1 May"), it(a, "Send the thank-you cards by 1 May"), "", slot.Different, "subject"},
 		{it(a, "Pick up the cake from the bakery"), it(a, "The cake from the bakery needs ordering"), "", slot.Different, "subject"},
 		{it(a, "Submit the grant application to the council by 3 June"), it(a, "Send the council the grant application by 10 June"), "", slot.Different, "subject"},
