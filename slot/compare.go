@@ -43,6 +43,9 @@ type Item struct {
 	// person it opens with ("Noor takes the weekend desk"), when it may
 	// be one.
 	receiving *Analysis
+	// textSubject is set when the item's Subject is the one its text
+	// gives (Parse), or it has none.
+	textSubject bool
 }
 
 // NewItem reads it.
@@ -52,6 +55,7 @@ func NewItem(it *tenure.StateItem) *Item {
 		r := Analyze(it.Type, text)
 		x.receiving = &r
 	}
+	x.textSubject = it.Subject == "" || parsedSubject(it, x.Analysis)
 	if it.Subject != "" {
 		s := Analyze(it.Type, it.Subject)
 		x.subject = &s
@@ -191,7 +195,13 @@ func Compare(old, c *Item, cues Cues) Result {
 	d := diff(old.Frame, c.Frame)
 	res := Result{Overlap: d.overlap()}
 	plainClash := len(d.plainA) > 0 && len(d.plainB) > 0 && d.sharedPlain == 0
-	if !plainClash && (old.replacedBy(c.Instead) || d.shared > 0 && old.replacedBy(cues.Instead)) {
+	// An item that names what the old one is about as what it replaces
+	// replaces it, whatever else differs but its values ("Order takeaway
+	// on Friday instead of cooking" after "Cook dinner at home on
+	// Friday"); one that names only the old one's value ("instead of
+	// PostgreSQL") does when they are about one thing.
+	if old.replacedBy(c.Instead, true) && facetChange(old.Facets, c.Facets) == "" ||
+		!plainClash && (old.replacedBy(c.Instead, false) || d.shared > 0 && old.replacedBy(cues.Instead, false)) {
 		res.Relation, res.Reason = Changed, "instead"
 		return res
 	}
@@ -226,6 +236,13 @@ func Compare(old, c *Item, cues Cues) Result {
 		// closes an open one it mostly restates ("Skis returned to the
 		// rental shop"): the same slot, whose values still decide.
 		same = true
+	}
+	if !same && (why != "subject" || old.textSubject && c.textSubject) && paraphrased(old, c, d, cues) &&
+		changed(old, c, d) == "" {
+		// The same things and values said with other predicates
+		// (align.go); only a restatement is read this way.
+		res.Relation, res.Reason = Same, "paraphrase"
+		return res
 	}
 	if !same {
 		res.Relation, res.Reason = Different, "subject"
@@ -418,433 +435,4 @@ func sameSlot(old, c *Item, d frameDiff) (bool, string) {
 // open.
 func closes(old, c *Item) bool {
 	return old.StateItem.Status == "open" && (c.StateItem.Status == "done" || c.StateItem.Status == "answered")
-}
-
-// sameValues reports whether two items are one slot by what they hold
-// rather than by how they say it: they have the same explicit values
-// (quantities, dates, times, versions, names) and the same polarity, they
-// share a word that is not a verb (the head of what they are about, or
-// its synonym), and the words only one of them has are of one side or of
-// one kind: "Crew shifts cannot exceed 12 hours a day" says with a noun
-// what "The crew may work at most 12 hours a day" says with a verb. Two
-// items that each have a noun of their own are two things with one value
-// ("three quotes for the kitchen", "three quotes for the bathroom"); two
-// that each have a verb of their own do two things to one ("migrate the
-// staging database to RDS", "back up the staging database to RDS"). Items
-// that hold no value at all must share most of their words as well.
-func sameValues(old, c *Item, d frameDiff) bool {
-	if old.Negated != c.Negated || len(d.namesA) > 0 || len(d.namesB) > 0 || !sameFacets(old.Facets, c.Facets) {
-		return false
-	}
-	if len(old.Facets)+d.shared-d.sharedPlain == 0 && (d.overlap() < minValuelessOverlap || sharedNouns(old.Frame, c.Frame) < 2) {
-		return false
-	}
-	if sharedNouns(old.Frame, c.Frame) == 0 {
-		return false
-	}
-	nounA, verbA := wordKinds(d.onlyA)
-	nounB, verbB := wordKinds(d.onlyB)
-	if verbA && verbB && (lightOnly(d.onlyA) || lightOnly(d.onlyB) ||
-		anchors(old, d) >= minAnchors && d.overlap() >= minValuelessOverlap) {
-		// A verb that says little ("put the new hours on the website")
-		// against one that says what is done ("update the website with
-		// the new hours"): one thing done, told with other words.
-		verbA = false
-	}
-	return !(nounA && nounB) && !(verbA && verbB)
-}
-
-// anchors counts the explicit values two items of equal values share:
-// their facets and the names they both hold.
-func anchors(old *Item, d frameDiff) int {
-	return len(facetGroups(old.Facets)) + d.shared - d.sharedPlain
-}
-
-// minAnchors is how many shared explicit values pin two items that do
-// different-sounding things down to one ("Draft the engagement letter for
-// Ms Okafor by Thursday", "Prepare Ms Okafor's engagement letter by
-// Thursday"): a person and a date, a count and a date.
-const minAnchors = 2
-
-// sameRisk reports whether two risks are one: what is at risk and what
-// threatens it are named by their nouns, and how it goes wrong is told
-// with verbs that vary ("The resin shipment could be delayed by the port
-// strike", "The port strike may hold up the resin shipment"; "The mortgage
-// offer might expire before completion", "... could lapse before we
-// complete"). The nouns of one are all nouns of the other, at least two,
-// and the items hold the same values and polarity.
-func sameRisk(old, c *Item, d frameDiff) bool {
-	if old.StateItem.Type != tenure.StateRisk || old.Negated != c.Negated || len(d.namesA) > 0 || len(d.namesB) > 0 ||
-		!sameFacets(old.Facets, c.Facets) {
-		return false
-	}
-	nounA := slices.ContainsFunc(d.onlyA, isNoun)
-	nounB := slices.ContainsFunc(d.onlyB, isNoun)
-	shared := 0
-	for _, w := range uniq(old.Frame) {
-		if isNoun(w) && containsWord(c.Frame, w) {
-			shared++
-		}
-	}
-	return shared >= minRiskNouns && !(nounA && nounB)
-}
-
-// minRiskNouns is how many nouns two risks share at least to be one.
-const minRiskNouns = 2
-
-// isNoun reports whether w names a thing: a plain word that is no verb,
-// no direction, and no word WordNet knows only as a verb ("irritate",
-// "sue").
-func isNoun(w Word) bool {
-	return !w.Verb && !w.Name && w.Stem != "to" && w.Stem != "from" && !verbOnly(w)
-}
-
-// lightOnly reports whether the verbs of ws are all light verbs, which
-// say little of what is done ("put", "handle").
-func lightOnly(ws []Word) bool {
-	n := 0
-	for _, w := range ws {
-		if w.Verb {
-			if !lightVerbs[w.Stem] {
-				return false
-			}
-			n++
-		}
-	}
-	return n > 0
-}
-
-// minValuelessOverlap is the least frame overlap (Dice) of two items
-// without values that sameValues takes for one slot.
-const minValuelessOverlap = 0.75
-
-// wordKinds reports whether ws hold a noun (a word that is not a verb, a
-// name or a direction) and a verb.
-func wordKinds(ws []Word) (noun, verb bool) {
-	for _, w := range ws {
-		switch {
-		case w.Verb:
-			verb = true
-		case !w.Name && w.Stem != "to" && w.Stem != "from":
-			noun = true
-		}
-	}
-	return noun, verb
-}
-
-// sameFacets reports whether a and b hold the same values of the same
-// keys.
-func sameFacets(a, b []Facet) bool {
-	ga, gb := facetGroups(a), facetGroups(b)
-	if len(ga) != len(gb) {
-		return false
-	}
-	for k, va := range ga {
-		if !slices.Equal(va, gb[k]) {
-			return false
-		}
-	}
-	return true
-}
-
-// sharedNouns counts the plain words of a that b has too and one of
-// them uses as a noun ("Rent is due", "pay rent").
-func sharedNouns(a, b []Word) int {
-	n := 0
-	for _, w := range uniq(a) {
-		if w.Name || w.Stem == "to" || w.Stem == "from" {
-			continue
-		}
-		if slices.ContainsFunc(b, func(x Word) bool {
-			return !x.Name && !(x.Verb && w.Verb) && (sameStem(w.Stem, x.Stem) || synonymous(w, x))
-		}) {
-			n++
-		}
-	}
-	return n
-}
-
-// antonymPair finds a verb only old has and one only c has that are
-// antonyms.
-func antonymPair(d frameDiff) (Word, Word, bool) {
-	for _, x := range d.onlyA {
-		for _, y := range d.onlyB {
-			if x.Verb && y.Verb && isAntonym(x.Stem, y.Stem) {
-				return x, y, true
-			}
-		}
-	}
-	return Word{}, Word{}, false
-}
-
-var antonymStems = func() map[[2]string]bool {
-	m := map[[2]string]bool{}
-	for _, p := range antonyms {
-		a, b := verbStem(p[0]), verbStem(p[1])
-		if c, ok := verbCanon[a]; ok {
-			a = c
-		}
-		if c, ok := verbCanon[b]; ok {
-			b = c
-		}
-		m[[2]string{a, b}], m[[2]string{b, a}] = true, true
-	}
-	return m
-}()
-
-func isAntonym(a, b string) bool { return antonymStems[[2]string{a, b}] }
-
-// without returns ws without the words of w's stem.
-func without(ws []Word, w Word) []Word {
-	return slices.DeleteFunc(slices.Clone(ws), func(x Word) bool { return x.Stem == w.Stem })
-}
-
-// changed names the value that differs between two items of one slot, or
-// returns "".
-func changed(old, c *Item, d frameDiff) string {
-	if old.Negated != c.Negated || old.without != c.without && (old.with || c.with || lacksShared(old, c) || lacksShared(c, old)) {
-		return "negation"
-	}
-	if r := facetChange(old.Facets, c.Facets); r != "" {
-		return r
-	}
-	if old.Owner != "" && c.Owner != "" && !sameName(old.Owner, c.Owner) {
-		return "owner"
-	}
-	if old.Due != "" && c.Due != "" && old.Due != c.Due {
-		return "due"
-	}
-	if len(d.namesA) > 0 && len(d.namesB) > 0 {
-		return "name"
-	}
-	if old.value != nil && c.value != nil {
-		vd := diff(old.value.Frame, c.value.Frame)
-		if len(vd.onlyA) > 0 && len(vd.onlyB) > 0 || old.value.Negated != c.value.Negated ||
-			facetChange(old.value.Facets, c.value.Facets) != "" {
-			return "value"
-		}
-	}
-	return ""
-}
-
-// lacksShared reports whether x, a rule, goes without what the rule
-// other requires: every word of what x's "without" governs is a word of
-// other's ("Grip socks are compulsory", "use the trampolines without
-// grip socks"). What only x names ("ship the app without DRM" after "ship
-// the app") refines it; and outside rules "without" may say what a verb
-// of removing said ("cut the second interval", "run without the second
-// interval").
-func lacksShared(x, other *Item) bool {
-	if len(x.lacking) == 0 || x.StateItem.Type != tenure.StateConstraint {
-		return false
-	}
-	return !slices.ContainsFunc(x.lacking, func(w Word) bool { return !containsWord(other.Frame, w) })
-}
-
-// refined names the value the new item adds, or returns "".
-func refined(old, c *Item, d frameDiff) string {
-	if r := facetAdded(old.Facets, c.Facets); r != "" {
-		return r
-	}
-	switch {
-	case c.Owner != "" && old.Owner == "" && !old.names(c.Owner):
-		// An owner the old item names ("Ask Jonas to reprint the
-		// menus") is not added.
-		return "owner"
-	case c.Due != "" && old.Due == "":
-		return "due"
-	case len(d.namesB) > 0:
-		return "name"
-	}
-	return ""
-}
-
-// names reports whether one of the item's names is the person's name or
-// first name.
-func (x *Item) names(person string) bool {
-	return slices.ContainsFunc(x.Frame, func(w Word) bool { return w.Name && sameName(w.Text, person) })
-}
-
-// replacedBy reports whether one of phrases names this item: every
-// content word of the phrase is one of the item's words, and its values
-// are the item's.
-func (x *Item) replacedBy(phrases []string) bool {
-	for _, p := range phrases {
-		pa := Analyze(x.StateItem.Type, p)
-		if len(pa.Frame) == 0 && len(pa.Facets) == 0 {
-			continue
-		}
-		if !slices.ContainsFunc(pa.Frame, func(w Word) bool { return !containsWord(x.Frame, w) }) &&
-			facetAdded(x.Facets, pa.Facets) == "" && facetChange(x.Facets, pa.Facets) == "" {
-			return true
-		}
-	}
-	return false
-}
-
-// frameDiff is how two frames differ.
-type frameDiff struct {
-	lenA, lenB, shared, sharedPlain int
-	onlyA, onlyB                    []Word
-	// plainA and namesA split onlyA into plain words and names; plainB and
-	// namesB the same for onlyB.
-	plainA, namesA, plainB, namesB []Word
-}
-
-func diff(a, b []Word) frameDiff {
-	d := frameDiff{lenA: len(uniq(a)), lenB: len(uniq(b))}
-	for _, w := range uniq(a) {
-		if containsWord(b, w) {
-			d.shared++
-			if !w.Name {
-				d.sharedPlain++
-			}
-		} else {
-			d.onlyA = append(d.onlyA, w)
-		}
-	}
-	for _, w := range uniq(b) {
-		if !containsWord(a, w) {
-			d.onlyB = append(d.onlyB, w)
-		}
-	}
-	d.plainA, d.namesA = splitNames(d.onlyA)
-	d.plainB, d.namesB = splitNames(d.onlyB)
-	return d
-}
-
-// plainOverlap is the Dice coefficient of the frames' plain words (names
-// left out).
-func (d frameDiff) plainOverlap() float64 {
-	a, b := d.sharedPlain+len(d.plainA), d.sharedPlain+len(d.plainB)
-	if a+b == 0 {
-		return 0
-	}
-	return 2 * float64(d.sharedPlain) / float64(a+b)
-}
-
-// overlap is the Dice coefficient of the frames.
-func (d frameDiff) overlap() float64 {
-	if d.lenA+d.lenB == 0 {
-		return 0
-	}
-	return 2 * float64(d.shared) / float64(d.lenA+d.lenB)
-}
-
-func uniq(ws []Word) []Word {
-	var out []Word
-	for _, w := range ws {
-		if !containsWord(out, w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-func splitNames(ws []Word) (plain, names []Word) {
-	for _, w := range ws {
-		if w.Name {
-			names = append(names, w)
-		} else {
-			plain = append(plain, w)
-		}
-	}
-	return plain, names
-}
-
-// containsWord reports whether ws hold w: a word of its stem, or the same
-// word as written where one reads as a name and the other does not ("Ines
-// takes ..." opens a sentence, "... to Ines" does not).
-func containsWord(ws []Word, w Word) bool {
-	return slices.ContainsFunc(ws, func(x Word) bool {
-		return sameStem(x.Stem, w.Stem) || x.Name != w.Name && strings.EqualFold(x.Text, w.Text) || synonymous(x, w)
-	})
-}
-
-// minOverlap is the least share of their frames two items on one slot
-// have in common (the Dice coefficient): "Set up CI" is not the slot of
-// "Set up CI alerts for the nightly build".
-const minOverlap = 0.5
-
-// minSharedPrefix is how long a common beginning makes two stems one word
-// ("respond" and "respons", "replac" and "replacement").
-const minSharedPrefix = 6
-
-func sameStem(a, b string) bool {
-	if a == b {
-		return true
-	}
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n >= minSharedPrefix
-}
-
-// sameName reports whether two owners name one person: the same name, or
-// one is the other's first name.
-func sameName(a, b string) bool {
-	if strings.EqualFold(a, b) {
-		return true
-	}
-	fa, fb := strings.Fields(a), strings.Fields(b)
-	return len(fa) > 0 && len(fb) > 0 && strings.EqualFold(fa[0], fb[0]) && (len(fa) == 1 || len(fb) == 1)
-}
-
-// facetGroups maps each facet key to its values (bound and value), in a
-// comparable form.
-func facetGroups(fs []Facet) map[string][]string {
-	m := map[string][]string{}
-	for _, f := range fs {
-		k := string(f.Kind) + "|" + f.Key
-		v := f.Bound + ":" + f.Value
-		if !slices.Contains(m[k], v) {
-			m[k] = append(m[k], v)
-		}
-	}
-	for k := range m {
-		slices.Sort(m[k])
-	}
-	return m
-}
-
-func sharesFacetKey(a, b []Facet) bool {
-	ga := facetGroups(a)
-	for _, f := range b {
-		if _, ok := ga[string(f.Kind)+"|"+f.Key]; ok {
-			return true
-		}
-	}
-	return false
-}
-
-// facetChange names the kind of the first facet whose values differ
-// between a and b, or returns "".
-func facetChange(a, b []Facet) string {
-	ga, gb := facetGroups(a), facetGroups(b)
-	for _, f := range b {
-		k := string(f.Kind) + "|" + f.Key
-		if va, ok := ga[k]; ok && !slices.Equal(va, gb[k]) {
-			return string(f.Kind)
-		}
-	}
-	return ""
-}
-
-// facetAdded names the kind of the first facet b has a key for that a
-// has not, or returns "".
-func facetAdded(a, b []Facet) string {
-	ga := facetGroups(a)
-	for _, f := range b {
-		if _, ok := ga[string(f.Kind)+"|"+f.Key]; !ok {
-			return string(f.Kind)
-		}
-	}
-	return ""
-}
-
-// ValueChange names what differs in value between two items taken to be
-// on one slot (by a similarity the caller trusts), or returns "".
-func ValueChange(old, c *Item) string {
-	return changed(old, c, diff(old.Frame, c.Frame))
 }

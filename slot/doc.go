@@ -12,12 +12,15 @@
 // same slot with a value added (a refinement), or another slot. Two items
 // are on one slot by their frames, or by their values: the same explicit
 // values, a shared noun, and words of their own that differ only on one
-// side or only in kind. Parse renders an item's subject and value as
-// short strings.
+// side or only in kind, or as paraphrases (align.go): the same nouns,
+// names and values said with other predicates, words of one side paired
+// with WordNet derivations ("sue", "lawsuit") and abbreviations of the
+// other, and no minimal pair ("Write the report", "Review the report").
+// Parse renders an item's subject and value as short strings.
 //
 // Words are compared by stem, through a curated lexicon (lexicon.go) and
-// through WordNet (package wordnet): forms of one lemma, shared senses
-// and phrasal verbs.
+// through WordNet (package wordnet): forms of one lemma, shared senses,
+// phrasal verbs and derivations.
 //
 // Everything here is pure and deterministic: no I/O, no clock, no model.
 package slot

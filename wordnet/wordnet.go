@@ -25,7 +25,7 @@ const (
 var packed []byte
 
 // rows are the table's lines, sorted: lemma rows "pos\tlemma\tlexfile\t
-// synsets" and exception rows "x<pos>\tform\tbases".
+// synsets\tderivations" and exception rows "x<pos>\tform\tbases".
 var rows = sync.OnceValue(func() []string {
 	zr, err := gzip.NewReader(bytes.NewReader(packed))
 	if err != nil {
@@ -52,6 +52,9 @@ func find(key string) string {
 type entry struct {
 	lexfile string
 	synsets []string
+	// derivs are the synsets the lemma's first senses are derivationally
+	// related to.
+	derivs []string
 }
 
 func lookup(lemma string, pos POS) (entry, bool) {
@@ -60,7 +63,11 @@ func lookup(lemma string, pos POS) (entry, bool) {
 		return entry{}, false
 	}
 	f := strings.Split(r, "\t")
-	return entry{lexfile: f[2], synsets: strings.Split(f[3], ",")}, true
+	e := entry{lexfile: f[2], synsets: strings.Split(f[3], ",")}
+	if len(f) > 4 && f[4] != "" {
+		e.derivs = strings.Split(f[4], ",")
+	}
+	return e, true
 }
 
 // normal is how the table spells a word: lower case, words joined by "_".
@@ -145,6 +152,46 @@ func shareSense(a, b []string, senses int) bool {
 	for i := 0; i < len(a) && i < senses; i++ {
 		for j := 0; j < len(b) && j < senses; j++ {
 			if a[i] == b[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allPOS are the parts of speech Derived looks words up in.
+var allPOS = []POS{Noun, Verb, Adjective, Adverb}
+
+// Derived reports whether a and b are derivationally related through
+// their first senses, in whatever parts of speech: a lemma of one is
+// related to a synset among the first senses of a lemma of the other
+// ("sue" and "lawsuit", "expire" and "expiry", "sign" and "signatory").
+func Derived(a, b string) bool {
+	var ea, eb []entry
+	for _, p := range allPOS {
+		for _, l := range Lemmas(a, p) {
+			e, _ := lookup(l, p)
+			ea = append(ea, e)
+		}
+		for _, l := range Lemmas(b, p) {
+			e, _ := lookup(l, p)
+			eb = append(eb, e)
+		}
+	}
+	for _, x := range ea {
+		for _, y := range eb {
+			if overlaps(x.derivs, y.synsets) || overlaps(y.derivs, x.synsets) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func overlaps(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
 				return true
 			}
 		}

@@ -49,6 +49,26 @@ func TestSynonymous(t *testing.T) {
 	}
 }
 
+func TestDerived(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"sue", "lawsuit", true},
+		{"expires", "expiry", true},
+		{"signs", "signatory", true},
+		{"approval", "approved", true},
+		{"decision", "decided", true},
+		{"approval", "delivery", false},
+		{"sue", "contract", false},
+		{"qwertyuiop", "lawsuit", false},
+	} {
+		if got := wordnet.Derived(c.a, c.b); got != c.want {
+			t.Errorf("Derived(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
 func TestClass(t *testing.T) {
 	for _, c := range []struct {
 		word string

@@ -4,8 +4,9 @@
 //	go run ./wordnet/internal/gen -dict /usr/share/wordnet -out wordnet/wordnet.tsv.gz
 //
 // Only what the package answers is kept: each lemma's first senses (as
-// dense synset numbers), the lexicographer file of its first sense, and
-// the irregular forms of the exception lists.
+// dense synset numbers), the lexicographer file of its first sense, the
+// synsets its first senses are derivationally related to (as numbers of
+// the same kind), and the irregular forms of the exception lists.
 package main
 
 import (
@@ -16,6 +17,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,7 +28,14 @@ const senses = 3
 
 var posNames = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 
-type synset struct{ lexfile int }
+type synset struct {
+	lexfile int
+	// derivs are the synset's derivation pointers: the source word and
+	// the target synset ("pos:offset").
+	derivs []deriv
+}
+
+type deriv struct{ word, target string }
 
 func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "WordNet 3.0 dict directory")
@@ -98,24 +107,58 @@ func eachLine(path string, fn func(string) error) error {
 	return sc.Err()
 }
 
-// readData keeps each synset's lexicographer file.
+// readData keeps each synset's lexicographer file and its derivation
+// pointers.
 func readData(path, p string, synsets map[string]*synset) error {
 	return eachLine(path, func(l string) error {
-		f := strings.Fields(l)
-		if len(f) < 2 {
+		f := strings.Fields(strings.SplitN(l, " | ", 2)[0])
+		if len(f) < 4 {
 			return fmt.Errorf("synset line %q is too short", l)
 		}
 		lexfile, err := strconv.Atoi(f[1])
 		if err != nil {
 			return fmt.Errorf("synset %s: lexicographer file %q", f[0], f[1])
 		}
-		synsets[p+":"+f[0]] = &synset{lexfile: lexfile}
+		s := &synset{lexfile: lexfile}
+		n, err := strconv.ParseInt(f[3], 16, 32)
+		if err != nil || 4+2*int(n) >= len(f) {
+			return fmt.Errorf("synset %s: word count %q", f[0], f[3])
+		}
+		var words []string
+		for k := 0; k < int(n); k++ {
+			w := strings.ToLower(f[4+2*k])
+			if j := strings.IndexByte(w, '('); j > 0 { // adjective markers: "(a)", "(p)"
+				w = w[:j]
+			}
+			words = append(words, w)
+		}
+		i := 4 + 2*int(n)
+		ptrs, err := strconv.Atoi(f[i])
+		if err != nil || i+1+4*ptrs > len(f) {
+			return fmt.Errorf("synset %s: pointer count %q", f[0], f[i])
+		}
+		for k := 0; k < ptrs; k++ {
+			sym, off, tp, st := f[i+1+4*k], f[i+2+4*k], f[i+3+4*k], f[i+4+4*k]
+			if sym != "+" {
+				continue
+			}
+			src, _ := strconv.ParseInt(st[:2], 16, 32)
+			if src < 1 || int(src) > len(words) {
+				continue
+			}
+			if tp == "s" {
+				tp = "a"
+			}
+			s.derivs = append(s.derivs, deriv{words[src-1], tp + ":" + off})
+		}
+		synsets[p+":"+f[0]] = s
 		return nil
 	})
 }
 
-// readIndex writes one row per lemma:
-// pos, lemma, lexfile of the first sense, synset numbers.
+// readIndex writes one row per lemma: pos, lemma, lexfile of the first
+// sense, synset numbers, and the numbers of the synsets the lemma's
+// first senses derive from or to.
 func readIndex(path, p string, synsets map[string]*synset, ids map[string]int) ([]string, error) {
 	var rows []string
 	err := eachLine(path, func(l string) error {
@@ -130,7 +173,7 @@ func readIndex(path, p string, synsets map[string]*synset, ids map[string]int) (
 		if len(offs) > senses {
 			offs = offs[:senses]
 		}
-		var nums []string
+		var nums, derivs []string
 		lexfile := -1
 		for _, o := range offs {
 			key := p + ":" + o
@@ -141,17 +184,31 @@ func readIndex(path, p string, synsets map[string]*synset, ids map[string]int) (
 			if lexfile < 0 {
 				lexfile = s.lexfile
 			}
-			id, ok := ids[key]
-			if !ok {
-				id = len(ids)
-				ids[key] = id
+			nums = append(nums, num(ids, key))
+			for _, d := range s.derivs {
+				if d.word == lemma && synsets[d.target] != nil {
+					if n := num(ids, d.target); !slices.Contains(derivs, n) {
+						derivs = append(derivs, n)
+					}
+				}
 			}
-			nums = append(nums, strconv.FormatInt(int64(id), 36))
 		}
-		rows = append(rows, strings.Join([]string{p, lemma, strconv.Itoa(lexfile), strings.Join(nums, ",")}, "\t"))
+		rows = append(rows, strings.Join([]string{p, lemma, strconv.Itoa(lexfile), strings.Join(nums, ","),
+			strings.Join(derivs, ",")}, "\t"))
 		return nil
 	})
 	return rows, err
+}
+
+// num is the dense number of a synset, in base 36; synsets are numbered
+// as they are first met.
+func num(ids map[string]int, key string) string {
+	id, ok := ids[key]
+	if !ok {
+		id = len(ids)
+		ids[key] = id
+	}
+	return strconv.FormatInt(int64(id), 36)
 }
 
 // readExceptions writes one row per irregular form: "x" and the pos,
