@@ -179,17 +179,10 @@ var heldFloors = map[string]struct {
 	"held7": {0.86, 0.95, 0.95, 0.84},
 	// First look, before the seventh round: merge 0.93/0.69, supersede
 	// 0.73/0.80, one changed value merged; after it: merge 0.90/0.78,
-	// supersede 0.73/0.80, the same one merged.
-	"held8": {0.68, 0.75, 0.87, 0.75},
-}
-
-// knownMergedChanges are the changed values a held-out part is known to
-// merge, measured but not looked at: a part is not looked at case by case
-// in the round it was written for. The next round, for which the part is
-// exposed, finds and fixes them and empties this; more fail the test.
-var knownMergedChanges = map[string]int{
-	// One, untuned and after the seventh round alike.
-	"held8": 1,
+	// supersede 0.73/0.80, the same one merged. Then exposed, and tuned
+	// on (numbers that label a noun, "every hour"): merge 0.94/0.86,
+	// supersede 0.94/0.85, none merged.
+	"held8": {0.90, 0.80, 0.90, 0.83},
 }
 
 // TestStateFixture measures DecideState against testdata/state_cases.jsonl
@@ -224,7 +217,7 @@ func TestStateFixture(t *testing.T) {
 		if changesValue(c.Kind) && d.Action == reconcile.StateMerge {
 			mergedChanges[c.Split]++
 		}
-		if got != c.Want && c.Split == "dev" {
+		if got != c.Want {
 			t.Logf("%s %s %s: got %s (%s), want %s\n    old %q\n    new %q\n    msg %q", c.ID, c.Kind, c.Existing.Type,
 				got, d.Reason, c.Want, c.Existing.Text, c.New.Text, c.Message)
 		}
@@ -236,10 +229,8 @@ func TestStateFixture(t *testing.T) {
 		}
 	}
 	for split, n := range mergedChanges {
-		if known := knownMergedChanges[split]; n > known {
-			t.Errorf("%s: %d changed values merged, want none (%d known)", split, n, known)
-		} else if n > 0 {
-			t.Logf("%s: %d changed values merged, known, below the target of none", split, n)
+		if n > 0 {
+			t.Errorf("%s: %d changed values merged, want none", split, n)
 		}
 	}
 	for _, split := range splits[1:] {

@@ -283,9 +283,15 @@ func Compare(old, c *Item, cues Cues) Result {
 // is dropped ("book Wagamama for Friday, Nando's is full"); and a thing
 // handed over to the same person is another thing when its name differs
 // ("Allocate the Lindgren account to Omar", "Omar takes the Berg
-// account").
+// account"); and a question about another thing is another question.
 func anotherThing(old, c *Item, d frameDiff, cues Cues) bool {
 	if old.recipient != "" && c.recipient != "" && sameName(old.recipient, c.recipient) {
+		return true
+	}
+	if old.StateItem.Type == tenure.StateQuestion && cues.Reversal == "" {
+		// A question about another numbered thing is another question
+		// ("context 114", "context 117"); names are plain words in
+		// questions otherwise.
 		return true
 	}
 	if old.StateItem.Type != tenure.StateAction || cues.Reversal != "" || len(cues.Instead) > 0 {

@@ -191,6 +191,73 @@ func (s *scanner) houseNumber(i int) bool {
 	return true
 }
 
+// labelNumber reports whether token i, a whole number, labels the common
+// noun before it ("trench 2", "hive 5", "chapter 3", "context 114"): it
+// says which one, as a name does, and counts nothing — "the trench 2
+// hearth" is not two hearths, and hive 2 is not hive 5. It is recorded as
+// part of the name. A unit, a word that measures ("price 45", "every 2")
+// or a verb before the number keeps it a quantity.
+func (s *scanner) labelNumber(i int) bool {
+	if i == 0 || !allDigits(s.toks[i].raw) {
+		return false
+	}
+	p, before, next := s.low(i-1), s.low(i-2), s.low(i+1)
+	if _, unit := units[p]; unit || stopwords[p] || rateUnits[p] || numberNouns[p] || measureWords[p] ||
+		currencyWords[p] != "" || verbStems[stem(p)] || s.isName(i-1) || !isWordy(p) ||
+		!wordnet.Known(p, wordnet.Noun) {
+		return false
+	}
+	// The noun is a phrase of its own ("the trench", "in hive"), and the
+	// number is not followed by what it would count ("the customer 2
+	// months", "the team 3 pizzas"); or the two open the sentence as its
+	// subject ("Hive 2 could swarm").
+	subject := i == 1 && (modals[next] || beForms[next] || next == "has" || next == "needs")
+	if !determiners[before] && !labelPreps[before] && !subject {
+		return false
+	}
+	if _, unit := units[next]; unit || rateUnits[strings.TrimSuffix(next, "s")] || currencyWords[next] != "" || plural(next) {
+		return false
+	}
+	if s.numbered == nil {
+		s.numbered = map[int]bool{}
+	}
+	s.numbered[i] = true
+	return true
+}
+
+// clockUnits are the units of time shorter than a day, which "every"
+// takes as one ("every hour").
+var clockUnits = fields(`hour minute second`)
+
+// labelPreps are the prepositions before a labelled thing ("the hearth
+// in trench 2", "the pottery from context 114"). "to" and "into" are not
+// among them: where something goes is a value ("escalate the ticket to
+// tier 2" changes with "to tier 3").
+var labelPreps = fields(`at on in from near outside opposite of for with by within inside across`)
+
+// plural reports whether w is a noun in the plural ("pizzas", "mice").
+func plural(w string) bool {
+	for _, l := range wordnet.Lemmas(w, wordnet.Noun) {
+		if l != w {
+			return true
+		}
+	}
+	return false
+}
+
+// measureWords name a value a number gives rather than a thing it labels.
+var measureWords = fields(`least most price cost fee rate budget limit cap size age score rating salary wage pay
+	temperature speed weight height width depth distance ratio share percentage total sum balance`)
+
+func allDigits(w string) bool {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return w != ""
+}
+
 // placePreps are the prepositions before a place.
 var placePreps = fields(`at on to from in near outside opposite`)
 
@@ -225,7 +292,7 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	if !ok {
 		return Facet{}, 0
 	}
-	if currency == "" && s.houseNumber(i) {
+	if currency == "" && (s.houseNumber(i) || s.labelNumber(i)) {
 		return Facet{}, 0
 	}
 	if _, word := numberWords[w]; word && (s.low(i+1) == "" || stopwords[s.low(i+1)] && s.low(i+1) != "more") && w != "once" && w != "twice" {
@@ -477,7 +544,8 @@ func (s *scanner) relativeDateAt(i int) (Facet, int) {
 		return Facet{Kind: Date, Key: "date", Value: v, Text: s.text(i, i+n)}, n
 	}
 	switch {
-	case (w == "every" || w == "each") && periods[strings.TrimSuffix(s.low(i+1), "s")]:
+	case (w == "every" || w == "each") && (periods[strings.TrimSuffix(s.low(i+1), "s")] || clockUnits[s.low(i+1)]):
+		// "every hour" is every 1 hour: a change from "every 2 hours".
 		u := units[s.low(i+1)]
 		return Facet{Kind: Quantity, Key: u.dim, Value: fmtNum(u.size), Bound: "every", Text: s.text(i, i+2)}, 2
 	case (w == "next" || w == "this" || w == "last") && (periods[s.low(i+1)] || weekdays[s.low(i+1)] != "" || dayParts[s.low(i+1)]):

@@ -68,6 +68,13 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateAction, "Water the new lawn twice daily", []string{"quantity times/day=2"}},
 		{tenure.StateAction, "Water the new lawn twice a day", []string{"quantity times/day=2"}},
 		{tenure.StateAction, "Order 200kg of rye flour", []string{"quantity mass=200000"}},
+		// A number that labels the noun before it counts nothing; "every
+		// hour" is every 1 hour.
+		{tenure.StateAction, "Photograph the trench 2 hearth before lifting it", nil},
+		{tenure.StateQuestion, "Has the pottery from context 114 been dated?", nil},
+		{tenure.StateRisk, "Hive 2 could swarm in May", []string{"date date=m:5"}},
+		{tenure.StateDecision, "Credit the customer 2 months of service", []string{"quantity duration=5184000"}},
+		{tenure.StateConstraint, "Residents must be checked by night staff every hour", []string{"quantity duration=3600 every"}},
 		{tenure.StateDecision, "Print 5,000 hardcover copies", []string{"quantity count:copi=5000"}},
 		{tenure.StateAction, "Label the 2,000 support tickets for the classifier", []string{"quantity count:ticket=2000"}},
 		{tenure.StateAction, "Plant 30 boxwood shrubs along the driveway", []string{"quantity count:shrub=30"}},
@@ -233,6 +240,9 @@ func TestCompare(t *testing.T) {
 		{it(tenure.StateRisk, "The venue contract might expire before the audit"), it(tenure.StateRisk, "The venue contract could lapse before the audit"), "", slot.Same, "restated"},
 		{it(tenure.StateRisk, "The storm may hold up the crane delivery"), it(tenure.StateRisk, "The storm may hold up the concrete pour"), "", slot.Different, "subject"},
 		{it(a, "Fix the gate at 3 Elm Road"), it(a, "Fix the gate at 5 Elm Road"), "", slot.Different, "object"},
+		{it(a, "Photograph the hearth in trench 2 before lifting it"), it(a, "Photograph the trench 2 hearth before lifting it"), "", slot.Same, "restated"},
+		{it(tenure.StateQuestion, "Has the pottery from context 114 been dated?"), it(tenure.StateQuestion, "Has the pottery from context 117 been dated?"), "", slot.Different, "object"},
+		{it(c, "Night staff must check each resident every 2 hours"), it(c, "Night staff must check each resident every hour"), "", slot.Changed, "quantity"},
 		{it(a, "Fix the gate at 3 Elm Road"), it(a, "Fix the gate at 3 Elm Road by Friday"), "", slot.Refined, "date"},
 		{it(a, "Call the owner of Biscuit about the blood test"), it(a, "Call the owner of Pepper about the blood test"), "", slot.Different, "object"},
 		{it(a, "Book a table at Nando's for Friday"), it(a, "Book a table at Wagamama for Friday"), "Nando's is full, book a table at Wagamama for Friday.", slot.Changed, "name"},

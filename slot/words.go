@@ -120,7 +120,7 @@ func (s *scanner) word(i int) {
 	// is the subject ("Rent is due").
 	verb := !name && !articles[s.low(i-1)] && !beForms[s.low(i+1)] && !modals[s.low(i+1)] &&
 		(verbStems[st] || i == 0 && s.imperative() || s.afterModal(i))
-	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && s.a.typ != tenure.StateQuestion,
+	s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: t.raw, Name: name && (s.a.typ != tenure.StateQuestion || s.numbered[i]),
 		Verb: verb, at: i})
 }
 
