@@ -14,6 +14,11 @@ var (
 	hypotheticalRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:would|wish|i'd|we'd|you'd|hypothetically)\b`)
 	reportedRe     = mustPattern(`(?i)\b(?:said|says|told|tells|asked|wrote|writes|claims|claimed)\b`)
 	jokingRe       = mustPattern(`(?i)\b(?:kidding|jk|joking)\b`)
+	// clauseVerbRe is a verb that makes a phrase a clause.
+	clauseVerbRe = mustPattern(`(?i)\b(?:is|are|was|were|that)\b`)
+	// asSaysRe is a source cited for comparison: "like the forecast
+	// says", "as Sam said".
+	asSaysRe = mustPattern(`(?i),?\s+(?:just\s+)?(?:like|as)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+|their\s+)?[\p{L}'-]+(?:\s+[\p{L}'-]+)?\s+(?:says|said)\b`)
 	// likeToRe is a wish that asks for something rather than imagines
 	// it: "we'd like to move to annual billing", or a preference between
 	// options: "we'd rather run two concepts than three". It is no
@@ -41,6 +46,9 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		return found{}, false
 	}
 	t := discourseRe.ReplaceAllString(s.text, "")
+	// "If the rain arrives like the forecast says, we could lose the
+	// Syrah": a source cited for comparison reports nothing.
+	t = asSaysRe.ReplaceAllString(t, "")
 	if loc := reportedRe.FindStringIndex(t); loc != nil {
 		// "Invoices can only be reissued by billing, so I've asked them":
 		// what comes before a report in a clause of its own is the
@@ -64,8 +72,10 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		t = m[1] + " " + m[3]
 	} else if m := appositionRe.FindStringSubmatch(t); m != nil {
 		t = m[1] + " " + m[3]
-	} else if m := appositionFirstRe.FindStringSubmatch(t); m != nil {
+	} else if m := appositionFirstRe.FindStringSubmatch(t); m != nil && !clauseVerbRe.MatchString(m[1]) {
 		// "Our practice manager, Greta Holm, will sign off the rota".
+		// ("Our main risk is that the landlord, Mr Doyle, could sell"
+		// opens with a clause, not a noun phrase.)
 		t = m[2] + " " + m[3]
 	}
 	if f, ok := r.matchClause(mc, newText(t)); ok {
@@ -96,7 +106,12 @@ var tailClauseRe = mustPattern(`(?:,\s+(?:but|so)\s+|:\s+|;\s+|\s+[-–—]\s+)(
 func (r *Rules) matchClause(mc *messageContext, tx *text) (found, bool) {
 	if hypotheticalRe.MatchText(tx) && !(likeToRe.MatchText(tx) && !conditionRe.MatchText(tx)) {
 		// "If the printer misses Friday, we lose a week": a condition
-		// with a harm that follows is a risk.
+		// with a harm that follows is a risk. So is what a speaker
+		// says worries them, however hypothetical: "My worry is the
+		// forecast, if the wind gets up we'd have to cancel".
+		if riskLabelRe.MatchText(tx) {
+			return risk(mc, tx)
+		}
 		return conditionalRisk(tx)
 	}
 	for _, match := range []func(*messageContext, *text) (found, bool){decision, risk, r.constraint, action} {

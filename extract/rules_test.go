@@ -264,6 +264,17 @@ func TestRulesRisks(t *testing.T) {
 		{"NoMatch/pronoun", "It might break.", nil},
 		{"NoMatch/own_worry", "I'm worried I won't sleep tonight.", nil},
 		{"NoMatch/forecast", "There's a chance of rain tomorrow.", nil},
+		// Round 7: conditions without a comma, worries that are
+		// hypothetical, sources cited for comparison, frames with a
+		// colon, and names set off by commas inside the worry.
+		{"OK/conditional_no_comma", "If the permit doesn't come through we'll lose the slot.", k("If the permit doesn't come through we'll lose the slot")},
+		{"OK/conditional_weather", "If it rains we'll be stuck in the tent with the generator.", k("If it rains we'll be stuck in the tent with the generator")},
+		{"OK/forced_consequence", "If the caterer cancels, we'd have to push the whole event back.", k("If the caterer cancels, we'd have to push the whole event back")},
+		{"OK/hypothetical_worry", "My worry is the tide, if it turns early we'd have to abandon the crossing.", k("The tide, if it turns early we'd have to abandon the crossing")},
+		{"OK/as_forecast_says", "If the frost comes on Friday as the forecast says, we could lose the blossom.", k("If the frost comes on Friday, we could lose the blossom")},
+		{"OK/could_go_wrong_colon", "Another thing that could go wrong: the lift is still broken and the landlord hasn't called back.", k("The lift is still broken and the landlord hasn't called back")},
+		{"OK/named_apposition", "Our main risk is that the landlord, Mr Doyle, could sell the building.", k("The landlord, Mr Doyle, could sell the building")},
+		{"NoMatch/conditional_if_i", "If I win the raffle I'll buy everyone lunch.", nil},
 	})
 }
 
