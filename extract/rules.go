@@ -97,6 +97,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			// ...": a speaker's next message goes on about whom the last
 			// one named.
 			mc.relation, mc.relSubject, mc.person, mc.org = prev.relation, prev.relSubject, prev.person, prev.org
+			mc.ours = prev.ours
 		}
 		prev = mc
 		for _, s := range splitSentences(m.Content) {
@@ -169,6 +170,9 @@ type messageContext struct {
 	// whoever spoke it, for "their": "Kestrel Motors, our parts supplier,
 	// ..." "Their manager, Ciara Byrne, ...".
 	lastOrg string
+	// ours is the organisation the speaker said is theirs ("we're
+	// Loomwork"), whom a "we" clause may be about.
+	ours string
 	// addressee is whom "you" means: the other speaker of a two-person
 	// conversation, or "".
 	addressee string

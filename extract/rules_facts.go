@@ -175,9 +175,17 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		// before it asks; the asking clause states nothing.
 		clauses = clauses[:len(clauses)-1]
 	}
-	prevName, prevSelf := "", false
+	prevName, prevSelf, named := "", false, ""
 	for _, c := range clauses {
 		c = tidy(discourseRe.ReplaceAllString(c, ""))
+		if r.weOrg(mc, c, &out) || r.theyOrg(mc, named, c, &out) {
+			// "We're Loomwork ... we're based in Porto", "Ribera Labour
+			// confirmed eighteen pickers, they're a co-op out of Aranda".
+			continue
+		}
+		if n := clauseName(c); n != "" {
+			named = n
+		}
 		self := prevSelf
 		prevSelf = firstPersonRe.MatchString(c) || self && len(strings.Fields(c)) == 1 // ", freelance,"
 		if mc.org != "" && bareSizeRe.MatchString(c) {
@@ -334,7 +342,7 @@ var articleNounRe = mustPattern(`(?i)^(?:a|an)\s+[\p{L}-]+(?:\s+[\p{L}\d,-]+)*$`
 
 // trailingNameRe is a clause that ends with a name: "our caterer is Tasca
 // Verde".
-var trailingNameRe = mustPattern(`\bis\s+((?:[A-Z][\p{L}'-]+)(?:\s+(?:&\s+)?[A-Z][\p{L}'-]+){0,2})$`)
+var trailingNameRe = mustPattern(`\bis\s+(?:(?:probably|now|still|actually|definitely|likely|also)\s+)?((?:[A-Z][\p{L}'-]+)(?:\s+(?:&\s+)?[A-Z][\p{L}'-]+){0,2})$`)
 
 // trailingName is the name a clause ends with after "is", or "".
 func trailingName(c string) string {

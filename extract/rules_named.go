@@ -321,7 +321,7 @@ func (fb *factBuilder) leads(subject string, rest *text) bool {
 }
 
 // orgKinds are the nouns that say a name is an organisation's.
-const orgKinds = `firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|co-op|co-operative|cooperative|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider|union|bank|clinic|surgery|hospital|school|college|university|museum|hotel|restaurant|caf[eé]|pub|store|garage|factory|farm|gym|church|library|cent(?:re|er)|theatre|theater|council|trust|institute|team`
+const orgKinds = `firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|co-op|co-operative|cooperative|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider|union|bank|clinic|surgery|hospital|school|college|university|museum|hotel|restaurant|caf[eé]|pub|store|garage|factory|farm|gym|church|library|cent(?:re|er)|theatre|theater|council|trust|institute|team|fund`
 
 // Organisation facts said without the words the patterns above need: what
 // kind of organisation it is ("a family firm out of Bilbao"), its size
@@ -423,6 +423,10 @@ func (fb *factBuilder) organization(subject, rest string, known bool) bool {
 		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
 	} else if m := orgInRe.FindStringSubmatch(rest); m != nil {
 		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
+	} else if m := placeKindRe.FindStringSubmatch(rest); m != nil && placeName(m[1]) {
+		// "a Lisbon fund": the kind says it is an organisation, the
+		// place where it is.
+		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
 	}
 	if org || len(facts) > 0 {
 		facts = append(facts, weak...)

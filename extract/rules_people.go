@@ -56,7 +56,7 @@ var (
 	relativeRe    = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)('s)?(?:\s*,\s*|\s+|$)(.*)$`)
 	relativeInvRe = mustPattern(`(?i)^(\S+)\s+is\s+` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
 	pronounRe     = mustPattern(`(?i)^(she|he)((?:'s)?\s+.+)$`)
-	andSubjectRe  = mustPattern(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he)\s)`)
+	andSubjectRe  = mustPattern(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he|we|we're|we've|they|they're|they've)\s)`)
 	// andNameRe is "and" before a name and a verb: "Emeka heads the
 	// surgical team and Lotte manages the front desk" is two clauses.
 	andNameRe = mustPattern(`\s+and\s+([A-Z][\p{L}'-]+\s+(?:is|was|has|[a-z]+s)\s)`)
