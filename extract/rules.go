@@ -87,9 +87,9 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 		}
 		mc := r.newMessageContext(b.Messages, i, pair)
 		if prev != nil {
-			mc.lastOrg = prev.org
+			mc.lastOrg, mc.lastOrgAge = prev.org, 1
 			if mc.lastOrg == "" {
-				mc.lastOrg = prev.lastOrg
+				mc.lastOrg, mc.lastOrgAge = prev.lastOrg, prev.lastOrgAge+1
 			}
 		}
 		if prev != nil && prev.msg.Speaker == m.Speaker && prev.msg.Role == m.Role {
@@ -170,6 +170,8 @@ type messageContext struct {
 	// whoever spoke it, for "their": "Kestrel Motors, our parts supplier,
 	// ..." "Their manager, Ciara Byrne, ...".
 	lastOrg string
+	// lastOrgAge is how many messages back lastOrg was named.
+	lastOrgAge int
 	// ours is the organisation the speaker said is theirs ("we're
 	// Loomwork"), whom a "we" clause may be about.
 	ours string

@@ -64,7 +64,7 @@ var selfPatterns = []factPattern{
 	{re: fp(`(?:'m|\s+am)\s+(?:originally\s+)?from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
 	{re: fp(`(?:'ve|\s+have)?\s+(?:moved|relocated)\s+(?:here\s+)?to\s+.+?\s+from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
 	{re: fp(`\s+grew\s+up\s+in\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s grew up in %s"},
-	{re: fp(`(?:\s+work|'ve\s+worked|\s+have\s+worked)\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
+	{re: fp(`(?:\s+work|'ve\s+worked|\s+have\s+worked)\s+` + workAdverbs + `(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
 	{re: fp(`\s+work\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
 	{re: fp(`(?:'ve|\s+have)?\s+got\s+(?:the|a|my)\s+(?:new\s+)?job\s+(?:at|with)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s", change: true},
 	{re: fp(`\s+teach\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
@@ -110,6 +110,13 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	}
 	var out []Fact
 	text := asClauses(discourseRe.ReplaceAllString(s.text, ""))
+	defer func() {
+		if o := mentionedOrg(mc, text); o != "" && mc.org == "" {
+			// "Who's our buyer contact at Bodegas Lara?": whom a
+			// "their" in the sentences after it stands for.
+			mc.org = o
+		}
+	}()
 	if m := whoRe.FindStringSubmatch(text); m != nil {
 		// "Tobias, who leads the design team now, will present ...": the
 		// relative clause is said of the name, and so is the rest.
@@ -145,10 +152,10 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		// management company, Arden Estates,").
 		mc.org = m[2]
 		fb := factBuilder{r: r, mc: mc, clause: text}
-		fb.organization(m[2], m[3], true)
+		fb.organization(m[2], m[4], true)
 		return append(out, fb.out...)
 	} else if m != nil {
-		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
+		if !orgPredicateRe.MatchString(m[4]) && !orgKindRe.MatchString(m[4]) {
 			// The determiner says the apposition is someone's ("the
 			// installer", "my supervisor").
 			owner, _, _ := strings.Cut(text, " ")
@@ -158,7 +165,12 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 				what = owner + " " + m[1]
 			}
 			facts := r.apposition(mc, m[2], what)
-			if len(facts) > 0 && lower(owner) == "their" && mc.lastOrg != "" {
+			if employer := m[3]; len(facts) > 0 && employer != "" {
+				// "Our accountant, Sofia Mendes from Baker Tilly, ...".
+				fb := factBuilder{r: r, mc: mc, clause: text}
+				fb.add(FactPerson, m[2], factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", employer)
+				facts = append(facts, fb.out...)
+			} else if len(facts) > 0 && lower(owner) == "their" && mc.lastOrg != "" {
 				// "Their manager, Ciara Byrne, ...": the organisation
 				// named just before employs them.
 				fb := factBuilder{r: r, mc: mc, clause: text}
@@ -167,7 +179,7 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			}
 			out = append(out, facts...)
 		}
-		text = m[2] + " " + m[3]
+		text = m[2] + " " + m[4]
 	}
 	clauses := cutClauses(andNameRe.ReplaceAllString(andSubjectRe.ReplaceAllString(text, ", $1"), ", $1"))
 	if s.question {
@@ -369,7 +381,13 @@ func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 		if v := titleOf(m[1]); isRole(v) {
 			p := factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"}
 			fb.add(FactProfile, mc.subject, p, "job", v)
-			fb.add(FactProfile, mc.subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", m[2])
+			org := m[2]
+			if loc := andLowerRe.FindStringIndex(org); loc != nil {
+				// "the office manager at Contoso Dental and our
+				// booking widget stopped working"
+				org = org[:loc[0]]
+			}
+			fb.add(FactProfile, mc.subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", org)
 		}
 	} else if m := amTheBare.FindTextSubmatch(ct); m != nil {
 		// "I'm the new secretary": a position in the group, or an
@@ -438,6 +456,11 @@ func (fb *factBuilder) add(kind FactKind, subject string, p factPattern, attr, r
 	}
 	if text == "" {
 		text = "%s's " + strings.ReplaceAll(attr, "_", " ") + " is %s"
+	}
+	if attr == "works_at" && orgLikeName(strings.TrimPrefix(v, "the ")) {
+		// "Lars joined Alder Bank last spring, he's their digital
+		// lead": a named employer is whom a "their" after it stands for.
+		fb.mc.org = v
 	}
 	f := Fact{Kind: kind, Subject: subject, Attribute: attr, Value: v, Refs: []string{fb.mc.msg.ID}, Confidence: p.conf}
 	if pluralRelation.MatchString(subject) {

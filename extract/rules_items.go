@@ -76,7 +76,7 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		// "Our practice manager, Greta Holm, will sign off the rota".
 		// ("Our main risk is that the landlord, Mr Doyle, could sell"
 		// opens with a clause, not a noun phrase.)
-		t = m[2] + " " + m[3]
+		t = m[2] + " " + m[4]
 	}
 	if f, ok := r.matchClause(mc, newText(t)); ok {
 		return f, true

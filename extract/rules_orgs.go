@@ -136,3 +136,85 @@ func placeName(w string) bool {
 	c := wordnet.Class(w, wordnet.Noun)
 	return c == "" || c == "noun.location"
 }
+
+// A person's employer is often not named in the clause that gives their
+// role: "their" stands for the organisation the conversation is about
+// ("she's their head of purchasing", "Their partner Tomás Reis ..."), and
+// an organisation may own the role ("Hallam's logistics contact is
+// Priyesh Shah").
+
+// theirRe opens a role said to be an organisation's: "is their", "their".
+var theirRe = mustPattern(`(?i)^(?:(?:is|'s|was)\s+)?their\s`)
+
+// theirOrg is the organisation "their" stands for in a clause about
+// subject: the last one the message named, or else the last one one of
+// the few messages before named; "" when none was.
+func (fb *factBuilder) theirOrg(subject string) string {
+	last := fb.mc.lastOrg
+	if fb.mc.lastOrgAge > maxBefore {
+		last = ""
+	}
+	for _, o := range []string{fb.mc.org, last} {
+		if o != "" && !strings.EqualFold(o, subject) {
+			return o
+		}
+	}
+	return ""
+}
+
+// employedBy adds that subject works at org, when org is known.
+func (fb *factBuilder) employedBy(subject, org string) {
+	if org == "" {
+		return
+	}
+	fb.add(FactPerson, subject, factPattern{kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s works at %s"}, "works_at", org)
+}
+
+// ownerOrg is the organisation a possessive names ("Hallam's" for Hallam
+// Foods, named before), or "": a possessive name is an organisation's when
+// it reads as one or opens the name of the one the conversation is about.
+func (fb *factBuilder) ownerOrg(owner string) string {
+	name, ok := strings.CutSuffix(owner, "'s")
+	if !ok || !orgLikeName(name) {
+		return ""
+	}
+	if isOrgName(name) {
+		return name
+	}
+	for _, o := range []string{fb.mc.org, fb.mc.lastOrg} {
+		if o != "" && (strings.EqualFold(o, name) || strings.HasPrefix(lower(o), lower(name)+" ")) {
+			return name
+		}
+	}
+	return ""
+}
+
+// orgMentionRe is a name after a part someone plays at it: "our buyer
+// contact at Bodegas Lara", "someone from Baker Tilly". The first submatch
+// is the part, the second the name.
+var orgMentionRe = mustPattern(`(?i)\b([a-z]+)\s+(?:at|from)\s+((?-i:(?:the\s+)?[A-Z][\p{L}'&-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'&-]*){0,2}))`)
+
+// mentionedOrg is the organisation a sentence names as where someone
+// plays a part, or "": "Who's our new buyer contact at Bodegas Lara?"
+// names no fact, but a "their" in the answer stands for Bodegas Lara.
+func mentionedOrg(mc *messageContext, s string) string {
+	m := orgMentionRe.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	part, name := lower(m[1]), strings.TrimPrefix(m[2], "the ")
+	if !isRole(part) && !personNoun(part) && !groupWords[part] || !orgLikeName(name) ||
+		isSpeaker(name, mc.before) || isSpeaker(name, []tenure.Message{*mc.msg}) || placeKnown(name) {
+		return ""
+	}
+	return m[2]
+}
+
+// groupWords name people at an organisation without a part they play.
+var groupWords = set(`contact, contacts, people, team, folks, someone, somebody, anyone, staff`)
+
+// placeKnown reports whether WordNet knows a name as a place: "the
+// surgeon at Leeds" names a city, not an employer.
+func placeKnown(name string) bool {
+	return wordnet.Class(name, wordnet.Noun) == "noun.location"
+}

@@ -36,7 +36,7 @@ var relativePatterns = []factPattern{
 
 // workAdverbs say how or since when one works, between the subject,
 // "works" and the employer: "he now works remotely for an insurer".
-const workAdverbs = `(?:(?:now|still|also|currently|remotely|part-time|full-time|freelance|mostly)\s+)*`
+const workAdverbs = `(?:(?:now|still|also|currently|remotely|part-time|full-time|part\s+time|full\s+time|freelance|mostly|occasionally|nights|days|weekends|evenings|mornings|(?:night\s+|day\s+|early\s+|late\s+)?shifts)\s+)*`
 
 // isAJob is "my sister is a nurse": kept only when X is an occupation.
 var isAJob = mustPattern(`(?i)^(?:is|'s)\s+an?\s+(.+)`)
