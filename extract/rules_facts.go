@@ -68,7 +68,6 @@ var selfPatterns = []factPattern{
 	{re: fp(`\s+work\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
 	{re: fp(`(?:'ve|\s+have)?\s+got\s+(?:the|a|my)\s+(?:new\s+)?job\s+(?:at|with)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s", change: true},
 	{re: fp(`\s+teach\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
-	{re: fp(`(?:'m|\s+am)\s+(?:very\s+|really\s+|severely\s+|a\s+bit\s+)?allergic\s+to\s+(.+)`), attr: "allergic_to", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s is allergic to %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:more\s+of\s+|definitely\s+|totally\s+|such\s+)?an?\s+(\w+)\s+person$`), attr: "likes", kind: likedKind, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:a\s+)?(?:huge\s+|big\s+|massive\s+|great\s+)?fan\s+of\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:really\s+|so\s+|super\s+|totally\s+)?into\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
@@ -368,12 +367,18 @@ func trailingName(c string) string {
 func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 	fb := factBuilder{r: r, mc: mc, clause: c}
 	ct := newText(c)
-	for _, p := range selfPatterns {
-		if m := p.re.FindTextSubmatch(ct); m != nil {
-			fb.add(FactProfile, mc.subject, p, p.attr, m[len(m)-1])
+	for _, ps := range [][]factPattern{selfPatterns, selfStates} {
+		for _, p := range ps {
+			if m := p.re.FindTextSubmatch(ct); m != nil {
+				fb.add(FactProfile, mc.subject, p, p.attr, m[len(m)-1])
+			}
 		}
 	}
-	if m := amA.FindTextSubmatch(ct); m != nil {
+	m := amA.FindTextSubmatch(ct)
+	if m == nil {
+		m = amBeen.FindTextSubmatch(ct)
+	}
+	if m != nil {
 		if p, ok := classifyNoun(m[1]); ok {
 			fb.add(FactProfile, mc.subject, p, p.attr, m[1])
 		}
@@ -515,8 +520,12 @@ var employerRe = mustPattern(`\s+(?i:at|for)\s+(.+)|\s+with\s+((?:the\s+)?[A-Z].
 
 func employerOf(raw string) (string, bool) {
 	m := employerRe.FindStringSubmatch(raw)
-	if m == nil {
+	if m == nil || durationRe.MatchString(m[1]) {
+		// "a nurse for twenty years": how long, not for whom.
 		return "", false
 	}
 	return m[1] + m[2], true
 }
+
+// durationRe is a length of time: "twenty years", "a while", "ages".
+var durationRe = mustPattern(`(?i)^(?:(?:a|an|about|over|almost|nearly|around|the\s+(?:last|past))\s+)?(?:[\w-]+\s+)?(?:years?|months?|weeks?|days?|decades?|ages|while|long|ever)\b`)
