@@ -110,7 +110,13 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 					// "Do we have a rollback plan?" "Not yet, I'll write
 					// one by Thursday": the pronoun is what was asked
 					// about.
-					if np := askedAbout(mc); np != "" {
+					np := askedAbout(mc)
+					if np == "" && alternativeRe.MatchString(part.text) {
+						// "OK, we'll send it ahead rather than holding it
+						// back": a choice about what was asked.
+						np = choiceAskedAbout(mc)
+					}
+					if np != "" {
 						if t := pronounObjectRe.ReplaceAllString(part.text, "${1}"+np+"${2}"); t != part.text {
 							part.text = t
 							f, ok = r.matchItem(mc, part)

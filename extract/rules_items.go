@@ -489,8 +489,63 @@ var (
 		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
 )
 
-// maxPickWords is the longest answer answerChoice reads as picking a side.
-const maxPickWords = 6
+// maxPickWords is the longest answer answerChoice reads as picking a side,
+// and maxOptionWords the longest it reads as repeating one.
+const (
+	maxPickWords   = 6
+	maxOptionWords = 9
+)
+
+// optionRest is what follows a pick in the option of an either-or
+// question it opens, up to the end of that option: "at Ashcombe" for "the
+// barn" in "the barn at Ashcombe or the hotel in town?", "accounts" for
+// "audited" in "do we need audited accounts or ...". It is "" when the
+// option ends with the pick ("fish or lamb for the main?"), or the pick
+// is not in an option.
+func optionRest(q, pick string) string {
+	lq, lp := lower(q), lower(pick)
+	k := strings.Index(lq, lp)
+	if k < 0 || k > 0 && lq[k-1] != ' ' {
+		return ""
+	}
+	rest := q[k+len(lp):]
+	if rest == "" || rest[0] != ' ' {
+		return ""
+	}
+	end := len(rest)
+	for _, stop := range []string{" or ", ",", "?"} {
+		if i := strings.Index(lower(rest), stop); i >= 0 && i < end {
+			end = i
+		}
+	}
+	rest = tidy(rest[:end])
+	if !hasContentWord(rest) || len(words(rest)) > 4 || choiceVerbs[firstWord(rest)] {
+		return ""
+	}
+	if p, after, _ := strings.Cut(rest, " "); optionPreps[lower(p)] && !(placePreps[lower(p)] && isProperName(firstField(after))) {
+		// "a solicitor for a renewal": a purpose both options share,
+		// where "the barn at Ashcombe" says which barn.
+		return ""
+	}
+	return rest
+}
+
+// placePreps open where an option is: "the barn at Ashcombe"; optionPreps
+// are all the prepositions an option's words may go on with.
+var (
+	placePreps  = set(`at, in, on, from, near, by`)
+	optionPreps = set(`at, in, on, from, near, by, for, to, with, about, of, as, into, during, after, before, over, under, than`)
+)
+
+// firstField is the first space-separated field of s.
+func firstField(s string) string {
+	f, _, _ := strings.Cut(s, " ")
+	return f
+}
+
+// choiceVerbs open the second half of a question rather than an option's
+// words: "keep the barn or ...", "are management accounts enough".
+var choiceVerbs = set(`is, are, was, were, do, does, did, can, could, should, will, would, or, and`)
 
 // answerChoice reads a short answer to the nearest either-or question of
 // the few messages before: the answer must name words of one side of it.
@@ -509,7 +564,7 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		// clause, the reason the rest.
 		t = newText(first)
 	}
-	if len(strings.Fields(t.s)) > maxPickWords {
+	if len(strings.Fields(t.s)) > maxOptionWords {
 		return found{}, false
 	}
 	// The nearest either-or question is the one answered.
@@ -522,6 +577,15 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 	if q == nil {
 		return found{}, false
 	}
+	if c := tidy(t.s); len(words(c)) > 2 && containsWords(q[0], c) && concreteObject(c) && !pickOpeners[firstWord(c)] {
+		// "Should we keep the raw zone in S3 or load everything into
+		// Snowflake?" "Keep the raw zone in S3, we need it": the answer
+		// repeats one option.
+		return found{typ: tenure.StateDecision, text: capitalize(c), conf: tenure.ConfidenceMedium}, true
+	}
+	if len(strings.Fields(t.s)) > maxPickWords {
+		return found{}, false
+	}
 	m := pickRe.FindTextSubmatch(t)
 	if m == nil || pickOpeners[firstWord(m[1])] || interjections[firstWord(m[1])] || !hasContentWord(m[1]) ||
 		isSpeaker(m[1], mc.before) || isSpeaker(m[1], []tenure.Message{*mc.msg}) {
@@ -531,7 +595,20 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		if full := pickedOption(q[0], tidy(m[1])); full != "" {
 			return found{typ: tenure.StateDecision, text: capitalize(full), conf: tenure.ConfidenceMedium}, true
 		}
+		if rest := optionRest(q[0], tidy(m[1])); rest != "" {
+			// "the barn at Ashcombe or the hotel in town?" "The barn":
+			// the option the pick opens, in full.
+			return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + " " + rest, conf: tenure.ConfidenceMedium}, true
+		}
 		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + choiceTail(q[0], m[1]), conf: tenure.ConfidenceMedium}, true
+	}
+	if last := lastWord(lower(tidy(m[1]))); len(words(m[1])) > 1 && len(last) > 3 && !stopwords[last] && strings.Count(" "+lower(q[0])+" ", " "+last+" ") == 1 {
+		if rest := optionRest(q[0], last); rest != "" {
+			// "Should the exercise be in Go, or can people pick their
+			// language?" "Let them pick": the option the pick's verb
+			// governs, said in the answer's words.
+			return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + " " + rest, conf: tenure.ConfidenceMedium}, true
+		}
 	}
 	if side := sideOf(q[0], firstWord(m[1])); side != "" && len(words(m[1])) <= 3 {
 		// "Do we keep the free tier or hide it?" "Keep it.": the side
