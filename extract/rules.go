@@ -87,9 +87,9 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 		}
 		mc := r.newMessageContext(b.Messages, i, pair)
 		if prev != nil {
-			mc.lastOrg = prev.org
+			mc.lastOrg, mc.lastOrgAge = prev.org, 1
 			if mc.lastOrg == "" {
-				mc.lastOrg = prev.lastOrg
+				mc.lastOrg, mc.lastOrgAge = prev.lastOrg, prev.lastOrgAge+1
 			}
 		}
 		if prev != nil && prev.msg.Speaker == m.Speaker && prev.msg.Role == m.Role {
@@ -97,6 +97,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			// ...": a speaker's next message goes on about whom the last
 			// one named.
 			mc.relation, mc.relSubject, mc.person, mc.org = prev.relation, prev.relSubject, prev.person, prev.org
+			mc.ours = prev.ours
 		}
 		prev = mc
 		for _, s := range splitSentences(m.Content) {
@@ -109,7 +110,13 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 					// "Do we have a rollback plan?" "Not yet, I'll write
 					// one by Thursday": the pronoun is what was asked
 					// about.
-					if np := askedAbout(mc); np != "" {
+					np := askedAbout(mc)
+					if np == "" && alternativeRe.MatchString(part.text) {
+						// "OK, we'll send it ahead rather than holding it
+						// back": a choice about what was asked.
+						np = choiceAskedAbout(mc)
+					}
+					if np != "" {
 						if t := pronounObjectRe.ReplaceAllString(part.text, "${1}"+np+"${2}"); t != part.text {
 							part.text = t
 							f, ok = r.matchItem(mc, part)
@@ -169,6 +176,11 @@ type messageContext struct {
 	// whoever spoke it, for "their": "Kestrel Motors, our parts supplier,
 	// ..." "Their manager, Ciara Byrne, ...".
 	lastOrg string
+	// lastOrgAge is how many messages back lastOrg was named.
+	lastOrgAge int
+	// ours is the organisation the speaker said is theirs ("we're
+	// Loomwork"), whom a "we" clause may be about.
+	ours string
 	// addressee is whom "you" means: the other speaker of a two-person
 	// conversation, or "".
 	addressee string

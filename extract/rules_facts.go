@@ -64,11 +64,10 @@ var selfPatterns = []factPattern{
 	{re: fp(`(?:'m|\s+am)\s+(?:originally\s+)?from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
 	{re: fp(`(?:'ve|\s+have)?\s+(?:moved|relocated)\s+(?:here\s+)?to\s+.+?\s+from\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is from %s"},
 	{re: fp(`\s+grew\s+up\s+in\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s grew up in %s"},
-	{re: fp(`(?:\s+work|'ve\s+worked|\s+have\s+worked)\s+(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
+	{re: fp(`(?:\s+work|'ve\s+worked|\s+have\s+worked)\s+` + workAdverbs + `(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
 	{re: fp(`\s+work\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
 	{re: fp(`(?:'ve|\s+have)?\s+got\s+(?:the|a|my)\s+(?:new\s+)?job\s+(?:at|with)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s", change: true},
 	{re: fp(`\s+teach\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
-	{re: fp(`(?:'m|\s+am)\s+(?:very\s+|really\s+|severely\s+|a\s+bit\s+)?allergic\s+to\s+(.+)`), attr: "allergic_to", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s is allergic to %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:more\s+of\s+|definitely\s+|totally\s+|such\s+)?an?\s+(\w+)\s+person$`), attr: "likes", kind: likedKind, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:a\s+)?(?:huge\s+|big\s+|massive\s+|great\s+)?fan\s+of\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:really\s+|so\s+|super\s+|totally\s+)?into\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
@@ -110,6 +109,13 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 	}
 	var out []Fact
 	text := asClauses(discourseRe.ReplaceAllString(s.text, ""))
+	defer func() {
+		if o := mentionedOrg(mc, text); o != "" && mc.org == "" {
+			// "Who's our buyer contact at Bodegas Lara?": whom a
+			// "their" in the sentences after it stands for.
+			mc.org = o
+		}
+	}()
 	if m := whoRe.FindStringSubmatch(text); m != nil {
 		// "Tobias, who leads the design team now, will present ...": the
 		// relative clause is said of the name, and so is the rest.
@@ -145,10 +151,10 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		// management company, Arden Estates,").
 		mc.org = m[2]
 		fb := factBuilder{r: r, mc: mc, clause: text}
-		fb.organization(m[2], m[3], true)
+		fb.organization(m[2], m[4], true)
 		return append(out, fb.out...)
 	} else if m != nil {
-		if !orgPredicateRe.MatchString(m[3]) && !orgKindRe.MatchString(m[3]) {
+		if !orgPredicateRe.MatchString(m[4]) && !orgKindRe.MatchString(m[4]) {
 			// The determiner says the apposition is someone's ("the
 			// installer", "my supervisor").
 			owner, _, _ := strings.Cut(text, " ")
@@ -158,7 +164,12 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 				what = owner + " " + m[1]
 			}
 			facts := r.apposition(mc, m[2], what)
-			if len(facts) > 0 && lower(owner) == "their" && mc.lastOrg != "" {
+			if employer := m[3]; len(facts) > 0 && employer != "" {
+				// "Our accountant, Sofia Mendes from Baker Tilly, ...".
+				fb := factBuilder{r: r, mc: mc, clause: text}
+				fb.add(FactPerson, m[2], factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", employer)
+				facts = append(facts, fb.out...)
+			} else if len(facts) > 0 && lower(owner) == "their" && mc.lastOrg != "" {
 				// "Their manager, Ciara Byrne, ...": the organisation
 				// named just before employs them.
 				fb := factBuilder{r: r, mc: mc, clause: text}
@@ -167,7 +178,7 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			}
 			out = append(out, facts...)
 		}
-		text = m[2] + " " + m[3]
+		text = m[2] + " " + m[4]
 	}
 	clauses := cutClauses(andNameRe.ReplaceAllString(andSubjectRe.ReplaceAllString(text, ", $1"), ", $1"))
 	if s.question {
@@ -175,9 +186,17 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		// before it asks; the asking clause states nothing.
 		clauses = clauses[:len(clauses)-1]
 	}
-	prevName, prevSelf := "", false
+	prevName, prevSelf, named := "", false, ""
 	for _, c := range clauses {
 		c = tidy(discourseRe.ReplaceAllString(c, ""))
+		if r.weOrg(mc, c, &out) || r.theyOrg(mc, named, c, &out) {
+			// "We're Loomwork ... we're based in Porto", "Ribera Labour
+			// confirmed eighteen pickers, they're a co-op out of Aranda".
+			continue
+		}
+		if n := clauseName(c); n != "" {
+			named = n
+		}
 		self := prevSelf
 		prevSelf = firstPersonRe.MatchString(c) || self && len(strings.Fields(c)) == 1 // ", freelance,"
 		if mc.org != "" && bareSizeRe.MatchString(c) {
@@ -334,7 +353,7 @@ var articleNounRe = mustPattern(`(?i)^(?:a|an)\s+[\p{L}-]+(?:\s+[\p{L}\d,-]+)*$`
 
 // trailingNameRe is a clause that ends with a name: "our caterer is Tasca
 // Verde".
-var trailingNameRe = mustPattern(`\bis\s+((?:[A-Z][\p{L}'-]+)(?:\s+(?:&\s+)?[A-Z][\p{L}'-]+){0,2})$`)
+var trailingNameRe = mustPattern(`\bis\s+(?:(?:probably|now|still|actually|definitely|likely|also)\s+)?((?:[A-Z][\p{L}'-]+)(?:\s+(?:&\s+)?[A-Z][\p{L}'-]+){0,2})$`)
 
 // trailingName is the name a clause ends with after "is", or "".
 func trailingName(c string) string {
@@ -348,12 +367,18 @@ func trailingName(c string) string {
 func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 	fb := factBuilder{r: r, mc: mc, clause: c}
 	ct := newText(c)
-	for _, p := range selfPatterns {
-		if m := p.re.FindTextSubmatch(ct); m != nil {
-			fb.add(FactProfile, mc.subject, p, p.attr, m[len(m)-1])
+	for _, ps := range [][]factPattern{selfPatterns, selfStates} {
+		for _, p := range ps {
+			if m := p.re.FindTextSubmatch(ct); m != nil {
+				fb.add(FactProfile, mc.subject, p, p.attr, m[len(m)-1])
+			}
 		}
 	}
-	if m := amA.FindTextSubmatch(ct); m != nil {
+	m := amA.FindTextSubmatch(ct)
+	if m == nil {
+		m = amBeen.FindTextSubmatch(ct)
+	}
+	if m != nil {
 		if p, ok := classifyNoun(m[1]); ok {
 			fb.add(FactProfile, mc.subject, p, p.attr, m[1])
 		}
@@ -361,7 +386,13 @@ func (r *Rules) clauseFacts(mc *messageContext, c string) []Fact {
 		if v := titleOf(m[1]); isRole(v) {
 			p := factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"}
 			fb.add(FactProfile, mc.subject, p, "job", v)
-			fb.add(FactProfile, mc.subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", m[2])
+			org := m[2]
+			if loc := andLowerRe.FindStringIndex(org); loc != nil {
+				// "the office manager at Contoso Dental and our
+				// booking widget stopped working"
+				org = org[:loc[0]]
+			}
+			fb.add(FactProfile, mc.subject, factPattern{kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"}, "works_at", org)
 		}
 	} else if m := amTheBare.FindTextSubmatch(ct); m != nil {
 		// "I'm the new secretary": a position in the group, or an
@@ -431,6 +462,11 @@ func (fb *factBuilder) add(kind FactKind, subject string, p factPattern, attr, r
 	if text == "" {
 		text = "%s's " + strings.ReplaceAll(attr, "_", " ") + " is %s"
 	}
+	if attr == "works_at" && orgLikeName(strings.TrimPrefix(v, "the ")) {
+		// "Lars joined Alder Bank last spring, he's their digital
+		// lead": a named employer is whom a "their" after it stands for.
+		fb.mc.org = v
+	}
 	f := Fact{Kind: kind, Subject: subject, Attribute: attr, Value: v, Refs: []string{fb.mc.msg.ID}, Confidence: p.conf}
 	if pluralRelation.MatchString(subject) {
 		text = pluralVerbs.Replace(text)
@@ -484,8 +520,12 @@ var employerRe = mustPattern(`\s+(?i:at|for)\s+(.+)|\s+with\s+((?:the\s+)?[A-Z].
 
 func employerOf(raw string) (string, bool) {
 	m := employerRe.FindStringSubmatch(raw)
-	if m == nil {
+	if m == nil || durationRe.MatchString(m[1]) {
+		// "a nurse for twenty years": how long, not for whom.
 		return "", false
 	}
 	return m[1] + m[2], true
 }
+
+// durationRe is a length of time: "twenty years", "a while", "ages".
+var durationRe = mustPattern(`(?i)^(?:(?:a|an|about|over|almost|nearly|around|the\s+(?:last|past))\s+)?(?:[\w-]+\s+)?(?:years?|months?|weeks?|days?|decades?|ages|while|long|ever)\b`)

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -14,6 +13,11 @@ var (
 	hypotheticalRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:would|wish|i'd|we'd|you'd|hypothetically)\b`)
 	reportedRe     = mustPattern(`(?i)\b(?:said|says|told|tells|asked|wrote|writes|claims|claimed)\b`)
 	jokingRe       = mustPattern(`(?i)\b(?:kidding|jk|joking)\b`)
+	// clauseVerbRe is a verb that makes a phrase a clause.
+	clauseVerbRe = mustPattern(`(?i)\b(?:is|are|was|were|that)\b`)
+	// asSaysRe is a source cited for comparison: "like the forecast
+	// says", "as Sam said".
+	asSaysRe = mustPattern(`(?i),?\s+(?:just\s+)?(?:like|as)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+|their\s+)?[\p{L}'-]+(?:\s+[\p{L}'-]+)?\s+(?:says|said)\b`)
 	// likeToRe is a wish that asks for something rather than imagines
 	// it: "we'd like to move to annual billing", or a preference between
 	// options: "we'd rather run two concepts than three". It is no
@@ -41,6 +45,9 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		return found{}, false
 	}
 	t := discourseRe.ReplaceAllString(s.text, "")
+	// "If the rain arrives like the forecast says, we could lose the
+	// Syrah": a source cited for comparison reports nothing.
+	t = asSaysRe.ReplaceAllString(t, "")
 	if loc := reportedRe.FindStringIndex(t); loc != nil {
 		// "Invoices can only be reissued by billing, so I've asked them":
 		// what comes before a report in a clause of its own is the
@@ -64,9 +71,11 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		t = m[1] + " " + m[3]
 	} else if m := appositionRe.FindStringSubmatch(t); m != nil {
 		t = m[1] + " " + m[3]
-	} else if m := appositionFirstRe.FindStringSubmatch(t); m != nil {
+	} else if m := appositionFirstRe.FindStringSubmatch(t); m != nil && !clauseVerbRe.MatchString(m[1]) {
 		// "Our practice manager, Greta Holm, will sign off the rota".
-		t = m[2] + " " + m[3]
+		// ("Our main risk is that the landlord, Mr Doyle, could sell"
+		// opens with a clause, not a noun phrase.)
+		t = m[2] + " " + m[4]
 	}
 	if f, ok := r.matchClause(mc, newText(t)); ok {
 		return f, true
@@ -96,7 +105,12 @@ var tailClauseRe = mustPattern(`(?:,\s+(?:but|so)\s+|:\s+|;\s+|\s+[-–—]\s+)(
 func (r *Rules) matchClause(mc *messageContext, tx *text) (found, bool) {
 	if hypotheticalRe.MatchText(tx) && !(likeToRe.MatchText(tx) && !conditionRe.MatchText(tx)) {
 		// "If the printer misses Friday, we lose a week": a condition
-		// with a harm that follows is a risk.
+		// with a harm that follows is a risk. So is what a speaker
+		// says worries them, however hypothetical: "My worry is the
+		// forecast, if the wind gets up we'd have to cancel".
+		if riskLabelRe.MatchText(tx) {
+			return risk(mc, tx)
+		}
 		return conditionalRisk(tx)
 	}
 	for _, match := range []func(*messageContext, *text) (found, bool){decision, risk, r.constraint, action} {
@@ -465,353 +479,10 @@ func imperativeChoice(mc *messageContext, t *text) (found, bool) {
 	return found{typ: tenure.StateDecision, text: text, conf: tenure.ConfidenceMedium}, true
 }
 
-// A short answer that picks one side of the question before it ("Should
-// we do a buffet or a plated dinner?" "Buffet then.") is a decision.
-var (
-	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is|wins|is\s+the\s+one|all\s+the\s+way|gets\s+my\s+vote))?\s*[.!]*$`)
-	eitherOrRe  = mustPattern(`(?i)\S\s+or\s+[^?]*\?`)
-	pickOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "sure": true, "thanks": true, "ok": true, "okay": true,
-		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
-)
-
-// maxPickWords is the longest answer answerChoice reads as picking a side.
-const maxPickWords = 6
-
-// answerChoice reads a short answer to the nearest either-or question of
-// the few messages before: the answer must name words of one side of it.
-func answerChoice(mc *messageContext, t *text) (found, bool) {
-	if !mc.human {
-		return found{}, false
-	}
-	if f, ok := answerContrast(mc, t.s); ok {
-		return f, true
-	}
-	if f, ok := answerThen(mc, t.s); ok {
-		return f, true
-	}
-	if first, _, ok := strings.Cut(t.s, ", "); ok && strings.HasPrefix(mc.msg.Content, first) {
-		// "Sunday, fewer people are working": the pick is the first
-		// clause, the reason the rest.
-		t = newText(first)
-	}
-	if len(strings.Fields(t.s)) > maxPickWords {
-		return found{}, false
-	}
-	// The nearest either-or question is the one answered.
-	var q []string
-	for i := len(mc.before) - 1; i >= 0 && q == nil; i-- {
-		if c := mc.before[i].Content; eitherOrRe.MatchString(c) {
-			q = []string{optionsSentence(c)}
-		}
-	}
-	if q == nil {
-		return found{}, false
-	}
-	m := pickRe.FindTextSubmatch(t)
-	if m == nil || pickOpeners[firstWord(m[1])] || interjections[firstWord(m[1])] || !hasContentWord(m[1]) ||
-		isSpeaker(m[1], mc.before) || isSpeaker(m[1], []tenure.Message{*mc.msg}) {
-		return found{}, false
-	}
-	if containsWords(q[0], m[1]) && !pronounObjects[lastWord(lower(tidy(m[1])))] {
-		if full := pickedOption(q[0], tidy(m[1])); full != "" {
-			return found{typ: tenure.StateDecision, text: capitalize(full), conf: tenure.ConfidenceMedium}, true
-		}
-		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + choiceTail(q[0], m[1]), conf: tenure.ConfidenceMedium}, true
-	}
-	if side := sideOf(q[0], firstWord(m[1])); side != "" && len(words(m[1])) <= 3 {
-		// "Do we keep the free tier or hide it?" "Keep it.": the side
-		// of the question the answer's verb opens.
-		return found{typ: tenure.StateDecision, text: capitalize(side), conf: tenure.ConfidenceMedium}, true
-	}
-	return found{}, false
-}
-
-// weOptionsRe is a question about what to do with two options: "do we
-// run the Sheffield loop from the Leeds depot or from Doncaster?".
-var weOptionsRe = mustPattern(`(?i)\b(?:do|should|shall|will|can|could)\s+(?:we|i|you)\s+([a-z].*?)\s+or\s+(.+?)\s*\?`)
-
-// pickedOption is what a pick from the second option of such a question
-// decides, when that option opens with a preposition the first repeats:
-// "run the Sheffield loop from Doncaster". Otherwise "".
-func pickedOption(q, pick string) string {
-	m := weOptionsRe.FindStringSubmatch(q)
-	if m == nil || !containsWords(m[2], pick) {
-		return ""
-	}
-	prep := firstWord(m[2])
-	if !tailPreps[prep] {
-		return ""
-	}
-	k := strings.LastIndex(lower(m[1]), " "+prep+" ")
-	if k <= 0 || !hasContentWord(m[1][:k]) {
-		return ""
-	}
-	return m[1][:k] + " " + m[2]
-}
-
-// interjections open an answer without picking anything: "Wow, ...".
-var interjections = set(`wow, oh, ooh, nice, cool, great, awesome, amazing, haha, lol, thanks, thank, hey, hi, hello,
-	congrats, congratulations, yay, yup, nope, nah, sounds, aw, aww, omg, wonderful, lovely, sweet, good, fantastic,
-	true, totally, exactly, right, hmm, well, sorry, ah, agreed, fair, same, me, you, glad, happy, love`)
-
-// optionsSentence is the sentence of a message that asks an either-or
-// question.
-func optionsSentence(c string) string {
-	loc := eitherOrRe.FindStringIndex(c)
-	if loc == nil {
-		return c
-	}
-	start := 0
-	for _, sep := range []string{". ", "! ", "? "} {
-		if k := strings.LastIndex(c[:loc[0]], sep); k >= 0 && k+len(sep) > start {
-			start = k + len(sep)
-		}
-	}
-	return c[start:loc[1]]
-}
-
-// containsWords reports whether s holds the words of w, whole.
-func containsWords(s, w string) bool {
-	sw, ww := words(s), words(w)
-	for i := 0; i+len(ww) <= len(sw) && len(ww) > 0; i++ {
-		if slices.Equal(sw[i:i+len(ww)], ww) {
-			return true
-		}
-	}
-	return false
-}
-
-// choiceTail is what an either-or question says of its options after
-// naming them, when it starts with a preposition: " for the main" of "fish
-// or lamb for the main?". A pick is understood with it.
-func choiceTail(q, pick string) string {
-	lq, lp := lower(q), lower(tidy(pick))
-	or := strings.LastIndex(lq, " or ")
-	k := strings.Index(lq, lp)
-	if or < 0 || k < 0 {
-		return ""
-	}
-	var rest []string
-	if k > or {
-		rest = strings.Fields(q[k+len(lp):])
-	} else {
-		// The pick is the first option: the tail follows the second.
-		rest = strings.Fields(q[or+4:])
-		for len(rest) > 0 && !tailPreps[lower(rest[0])] {
-			rest = rest[1:]
-		}
-	}
-	if len(rest) == 0 || !tailPreps[lower(rest[0])] {
-		return ""
-	}
-	tail := tidy(strings.TrimRight(strings.Join(rest, " "), "?"))
-	if !hasContentWord(tail) {
-		return ""
-	}
-	return " " + tail
-}
-
-// tailPreps open what a question says of its options.
-var tailPreps = map[string]bool{"for": true, "on": true, "in": true, "at": true, "as": true, "from": true, "to": true}
-
-// sideOf is the option of an either-or question that verb opens, up to
-// the "or" or the question mark: "keep the free tier on the page" of "do
-// we keep the free tier on the page or hide it?" for "keep"; or "".
-func sideOf(q, verb string) string {
-	if verb == "" || stopwords[verb] || interjections[verb] {
-		return ""
-	}
-	// The verb must open an option: after "we", "I" or a modal, or
-	// after "or".
-	opens := false
-	ws := words(q)
-	for i, w := range ws {
-		if w == verb && i > 0 && (ws[i-1] == "we" || ws[i-1] == "i" || ws[i-1] == "or" || auxiliaries[ws[i-1]]) {
-			opens = true
-		}
-	}
-	if !opens {
-		return ""
-	}
-	lq := lower(q)
-	for _, sep := range []string{" " + verb + " ", " or " + verb + " "} {
-		k := strings.Index(lq, sep)
-		if k < 0 {
-			continue
-		}
-		rest := q[k+len(sep)-len(verb)-1:]
-		if end := strings.Index(lower(rest), " or "); end > 0 {
-			rest = rest[:end]
-		}
-		rest = tidy(strings.TrimRight(rest, "?"))
-		obj := strings.TrimPrefix(lower(rest), verb+" ")
-		if concreteObject(obj) {
-			return rest
-		}
-		if m := firstOptionRe.FindStringSubmatch(q[:k]); m != nil && sep[1:3] == "or" && pronounObjects[obj] && concreteObject(m[1]) {
-			// "keep the bonfire night or scrap it?" "Scrap it": "it" is
-			// what the first option is done to.
-			return verb + " " + tidy(m[1])
-		}
-	}
-	return ""
-}
-
-// firstOptionRe is the object of the option a question opens with: "the
-// bonfire night" of "do we keep the bonfire night".
-var firstOptionRe = mustPattern(`(?i)\b(?:we|i|you)\s+[a-z]+\s+(.+)$`)
-
-// pronounObjects stand for an object named before.
-var pronounObjects = map[string]bool{"it": true, "them": true, "that": true, "this": true}
-
-// thenRe is a short pick closed with "then": "Druckhaus Berg, then".
-var thenRe = mustPattern(`(?i)^([^,;]{2,40}?),?\s+then$`)
-
-// choiceQuestionRe is a question that asks for a choice: which one, what
-// we should do, or one thing or another.
-var choiceQuestionRe = mustPattern(`(?i)\bwhich\b|\bwhat\b[^?]*\b(?:should|shall|do)\s+we\b|\S\s+or\s+[^?]*\?`)
-
-// answerThen reads "X, then" as the pick that closes a choice another
-// speaker asked for just before.
-func answerThen(mc *messageContext, t string) (found, bool) {
-	m := thenRe.FindStringSubmatch(t)
-	if m == nil {
-		return found{}, false
-	}
-	pick := tidy(m[1])
-	if len(words(pick)) > 4 || !concreteObject(pick) || pickOpeners[firstWord(pick)] || personWords[firstWord(pick)] {
-		return found{}, false
-	}
-	for i := len(mc.before) - 1; i >= 0; i-- {
-		b := &mc.before[i]
-		if b.Speaker == mc.msg.Speaker && b.Role == mc.msg.Role {
-			continue
-		}
-		if strings.Contains(b.Content, "?") && choiceQuestionRe.MatchString(b.Content) {
-			return found{typ: tenure.StateDecision, text: capitalize(pick), conf: tenure.ConfidenceMedium}, true
-		}
-		return found{}, false
-	}
-	return found{}, false
-}
-
-// contrastRe is an answer that names one option against another: "Greenfield
-// Labs, not Idexx", "the blue one rather than the red".
-var contrastRe = mustPattern(`(?i)^([^,;]{2,40}?),?\s+(?:not|rather\s+than|instead\s+of|over)\s+([^,;]{2,40}?)(?:[,;.!]|$)`)
-
-// answerContrast reads an answer that picks one option against another
-// when it answers a question another speaker asked just before: the
-// structure of a choice, whatever the options are.
-func answerContrast(mc *messageContext, t string) (found, bool) {
-	m := contrastRe.FindStringSubmatch(t)
-	if m == nil || !strings.HasPrefix(mc.msg.Content, strings.TrimSpace(m[1])) {
-		return found{}, false
-	}
-	pick, other := tidy(m[1]), tidy(m[2])
-	if pw := words(pick); len(pw) > 0 && (auxiliaries[pw[len(pw)-1]] || modalWords[pw[len(pw)-1]]) {
-		// "Hoses must not be left running": a negated verb, not an
-		// option set aside.
-		return found{}, false
-	}
-	if len(words(pick)) > 4 || len(words(other)) > 4 || !concreteObject(pick) || !concreteObject(other) ||
-		pickOpeners[firstWord(pick)] || itIsNotChoice[firstWord(pick)] || personWords[firstWord(pick)] {
-		return found{}, false
-	}
-	for i := len(mc.before) - 1; i >= 0; i-- {
-		b := &mc.before[i]
-		if b.Speaker == mc.msg.Speaker && b.Role == mc.msg.Role {
-			continue
-		}
-		if strings.Contains(b.Content, "?") {
-			return found{typ: tenure.StateDecision, text: capitalize(pick) + ", not " + other, conf: tenure.ConfidenceMedium}, true
-		}
-	}
-	return found{}, false
-}
-
-// A yes to a "should we ...?" question another speaker asked just before
-// decides what it asked: "Should postmortems be blameless by policy?"
-// "Yes, that's our policy from now on."
-var (
-	yesRe    = mustPattern(`(?i)^(?:yes|yep|yeah|yup|agreed|definitely|absolutely|correct)\b`)
-	shouldRe = mustPattern(`(?i)^(?:so\s+|and\s+|ok\s+)?(?:should|shall)\s+(we|[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+([a-z].*?)\s*\?$`)
-)
-
-// An answer to a question about what the group does ("Do we keep the old
-// tyre machine?", "Are we dropping Python 3.8?") that says what the group
-// will do ("No, we're selling the old one and leasing a new machine")
-// decides it.
-var (
-	weQuestionRe = mustPattern(`(?i)\b(?:do|does|should|shall|are|will|can)\s+we\b[^?]*\?`)
-	weAnswerRe   = mustPattern(`(?i)^(?:(?:no|nope|nah|yes|yep|yeah|yup)\b[,.!]*\s+)?we(?:'re|\s+are|'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to)\s+(?:now\s+|also\s+|just\s+|definitely\s+)?([a-z]+)\b(.*)`)
-	andIngRe     = mustPattern(`\band\s+([a-z]+ing)\b`)
-)
-
-// answerWe reads what the group will do, said in answer to a question
-// another speaker asked about it in the few messages before.
-func answerWe(mc *messageContext, t *text) (found, bool) {
-	if !mc.human || len(mc.before) == 0 {
-		return found{}, false
-	}
-	m := weAnswerRe.FindTextSubmatch(t)
-	if m == nil {
-		return found{}, false
-	}
-	b := &mc.before[len(mc.before)-1]
-	if b.Speaker == mc.msg.Speaker || !weQuestionRe.MatchString(b.Content) {
-		return found{}, false
-	}
-	verb := lower(m[1])
-	if strings.HasSuffix(verb, "ing") {
-		verb = ingBase(verb)
-	}
-	if auxiliaries[verb] || idleVerbs[verb] || stopwords[verb] || pastimes[verb] {
-		return found{}, false
-	}
-	obj := clauseAfter(m[2])
-	if !concreteObject(obj) {
-		return found{}, false
-	}
-	// "selling the old one and leasing a new machine": both verbs in
-	// their plain form.
-	obj = andIngRe.re.ReplaceAllStringFunc(obj, func(s string) string { return "and " + ingBase(strings.TrimPrefix(s, "and ")) })
-	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
-}
-
 // ruleLike reports whether s states a rule: an order not to, a binding
 // modal, a "never".
 func ruleLike(s string) bool {
 	return dontRe.MatchString(s) || modalRe.MatchString(s) || neverRe.MatchString(s) || noRe.MatchString(s)
-}
-
-// answerShould reads a yes to the nearest question of the few messages
-// before, when it asks whether "we" or a named thing should do something.
-func answerShould(mc *messageContext) (found, bool) {
-	if !mc.human || !yesRe.MatchString(mc.msg.Content) || len(mc.before) == 0 {
-		return found{}, false
-	}
-	for i := len(mc.before) - 1; i >= 0; i-- {
-		b := &mc.before[i]
-		if !strings.Contains(b.Content, "?") {
-			continue
-		}
-		if b.Speaker == mc.msg.Speaker {
-			return found{}, false
-		}
-		m := shouldRe.FindStringSubmatch(strings.TrimSpace(b.Content))
-		if m == nil || vagueSubjects[lower(m[1])] {
-			return found{}, false
-		}
-		text := m[2]
-		if lower(m[1]) != "we" {
-			text = m[1] + " should " + m[2]
-		}
-		if countContentWords(text, 2) < 2 {
-			return found{}, false
-		}
-		return found{typ: tenure.StateDecision, text: capitalize(tidy(text)), conf: tenure.ConfidenceMedium}, true
-	}
-	return found{}, false
 }
 
 func decisionOf(t *text) (found, bool) {

@@ -11,7 +11,7 @@ import (
 // is a risk that ...", a worried speaker, and a named thing that might
 // break or fail.
 var (
-	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:the\s+|one\s+|only\s+|main\s+|biggest\s+)+thing\s+that\s+(?:could|might|may|can|would|will)\s+[a-z]+(?:\s+(?:us|me|this|it|things|wrong|up))?\s+is\s+(?:that\s+)?|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|bigger|biggest|real|key|other|greatest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
+	riskLabelRe = mustPattern(`(?i)^(?:what\s+(?:worries|concerns|scares|bothers)\s+me(?:\s+most)?\s+is\s+(?:that\s+)?|(?:the\s+|one\s+|only\s+|main\s+|biggest\s+|big\s+|another\s+|other\s+|a\s+)+thing\s+that\s+(?:could|might|may|can|would|will)\s+[a-z]+(?:\s+(?:us|me|this|it|things|wrong|up))?\s*(?:is\s+(?:that\s+)?|:\s*|[-–]\s*)|(?:chances|odds)\s+are\s+(?:that\s+)?)(.+)|^(?:(?:the|one|a|my|our|main|big|bigger|biggest|real|key|other|greatest|only|another)\s+)*(?:risk|risks|concern|concerns|worry|caveat|danger|worst[- ]case(?:\s+scenario)?)\s*(?:is\s+(?:that\s+)?|here\s+is\s+(?:that\s+)?|:\s*|[-–]\s*|,\s*)(.+)`)
 	riskThereRe = mustPattern(`(?i)\bthere(?:'s|\s+is)\s+(?:a\s+|some\s+|the\s+)?(?:real\s+|big\s+|small\s+|slight\s+|serious\s+|high\s+|good\s+|fair\s+|decent\s+|strong\s+)?(risk|danger|chance)\s+(?:that\s+|of\s+)?(.+)`)
 	riskWorryRe = mustPattern(`(?i)(?:\bi(?:'m|\s+am)\s+|^)(?:a\s+bit\s+|a\s+little\s+|really\s+|quite\s+|slightly\s+|kind\s+of\s+|kinda\s+|also\s+|still\s+)?(?:worried|concerned|nervous|afraid)\s+(?:that\s+)?(.+)`)
 	// riskModalRe needs the worry to be about something that may go wrong,
@@ -19,6 +19,11 @@ var (
 	riskModalRe = mustPattern(`(?i)(?:\b(?:won't|will\s+not|might|may|could|can't|cannot|isn't|aren't|wouldn't|not|will)\b|\w'll\b)`)
 	riskFailRe  = mustPattern(`(?i)^(.+?)\s+(?:might|may|could|will\s+probably|would\s+probably|is\s+likely\s+to|are\s+likely\s+to)\s+(?:not\s+)?(?:break|fail|crash|slip|time\s+out|run\s+out|overflow|go\s+down|leak|regress|be\s+late|be\s+delayed|miss|not\s+be\s+ready|not\s+finish|blow\s+up|get\s+hit|take\s+(?:longer|too\s+long|much\s+longer|weeks|months)|run\s+(?:late|over)|fall\s+(?:behind|through)|(?:be|get)\s+(?:cancell?ed|postponed|stuck|blocked|locked\s+out|rejected|lost|corrupted)|stall|go\s+over\s+budget|expire|lose|break\s+down|spike|wreck|ruin|spread|flood|crack|collapse|overrun|derail|damage|sink|drag\s+on|add\s+(?:another\s+|an\s+extra\s+|\w+\s+)?(?:days?|weeks?|months?|hours?)|cost\s+(?:us\s+)?(?:more|extra|a\s+lot|a\s+fortune|twice)|not\s+be\s+(?:fixed|done|finished|delivered|approved|signed|repaired|available|open)|not\s+(?:arrive|turn\s+up|show\s+up|make\s+it|come\s+through|get\s+(?:there|back)\s+in\s+time))\b`)
 )
+
+// nameApposRe is a noun phrase with a name set off by commas after it,
+// and the rest of its clause: "our largest customer, Fiação Norte, might
+// churn".
+var nameApposRe = mustPattern(`^((?:the|our|their|my|your)\s+[^,]{2,40}),\s+([A-Z][^,]{1,40}),\s+(.+)$`)
 
 // leadSubjectRe is a clause that opens with a concrete subject: "the damp
 // patch above the window is getting bigger, ".
@@ -40,7 +45,7 @@ func leadSubject(s string) string {
 // out late and we lose a week of donations".
 var (
 	conditionalRe = mustPattern(`(?i)^if\s+(.{3,80}?),\s+(.+)$`)
-	harmRe        = mustPattern(`(?i)\b(?:lose|loses|lost|miss|misses|late|delay|delayed|cancel|cancell?ed|fail|fails|break|breaks|stuck|short|run\s+out|over\s+budget|won't|can't|cannot|no\s+longer|slip|slips|too\s+late|behind)\b`)
+	harmRe        = mustPattern(`(?i)\b(?:(?:'d|would|'ll|will)\s+have\s+to|lose|loses|lost|miss|misses|late|delay|delayed|cancel|cancell?ed|fail|fails|break|breaks|stuck|short|run\s+out|over\s+budget|won't|can't|cannot|no\s+longer|slip|slips|too\s+late|behind)\b`)
 )
 
 // conditionalRisk reads a condition whose consequence is a harm as a
@@ -48,11 +53,29 @@ var (
 // offer, not a risk.
 func conditionalRisk(tx *text) (found, bool) {
 	m := conditionalRe.FindTextSubmatch(tx)
-	if m == nil || !harmRe.MatchString(m[2]) && !riskFailRe.MatchString("it "+m[2]) || vagueSubjects[firstWord(m[1])] || firstWord(m[2]) == "you" ||
+	if m == nil {
+		// "If it rains we'll be stuck in the hall": without a comma, the
+		// consequence opens with its subject and a modal.
+		m = conditionalBareRe.FindTextSubmatch(tx)
+	}
+	if m == nil || !harmRe.MatchString(m[2]) && !riskFailRe.MatchString("it "+m[2]) || vagueCondition(m[1]) || firstWord(m[2]) == "you" ||
 		countContentWords(m[0], 4) < 4 {
 		return found{}, false
 	}
 	return found{typ: tenure.StateRisk, text: capitalize(tidy(m[0])), conf: tenure.ConfidenceMedium}, true
+}
+
+// conditionalBareRe is a condition and its consequence with no comma
+// between them: the consequence opens with a subject and a modal.
+var conditionalBareRe = mustPattern(`(?i)^if\s+(.{3,80}?)\s+((?:we|they|it|(?:the|our|their)\s+[a-z][a-z-]*)(?:'ll|'d|\s+will|\s+would|\s+could|\s+might|\s+may|\s+won't|\s+can't)\s+.+)$`)
+
+// vagueCondition reports whether a condition's subject says nothing of
+// what is at stake ("if you need anything", "if I lived closer"). "It"
+// and "they" may ("if it rains", "if they refuse"): the harm that
+// follows says what is at stake.
+func vagueCondition(c string) bool {
+	w := firstWord(c)
+	return vagueSubjects[w] && w != "it" && w != "they"
 }
 
 // vagueSubjects are subjects that do not say what is at risk or bound;
@@ -68,6 +91,12 @@ func risk(_ *messageContext, tx *text) (found, bool) {
 		m := riskLabelRe.FindStringSubmatch(t)
 		rest := m[1] + m[2]
 		f.text = clauseAfter(rest)
+		if a := nameApposRe.FindStringSubmatch(rest); a != nil && properNames(a[2]) {
+			// "The biggest risk is that our largest customer, Fiação
+			// Norte, might churn": a name set off by commas belongs to
+			// the clause around it.
+			f.text = tidy(a[1]) + ", " + a[2] + ", " + clauseAfter(a[3])
+		}
 		if after := strings.TrimPrefix(strings.TrimPrefix(rest, f.text), ","); len(words(f.text)) <= 3 && after != rest {
 			// "What worries me is the basses, we've only got three": the
 			// clause after a short noun phrase says what the worry is.

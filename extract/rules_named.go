@@ -21,8 +21,11 @@ var (
 	// third the rest.
 	appositionRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}),\s+((?:our|my|the|their|your|a|an|[A-Z][\p{L}-]*'s)\s+[^,]{2,40}),\s+(.+)$`)
 	// appositionFirstRe is the apposition first: "Our new designer, Lucía
-	// Gómez, starts on Monday".
-	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[A-Z][\p{L}-]*'s)\s+(?:new\s+)?([A-Za-z][A-Za-z' -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+|the\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?),\s+(.+)$`)
+	// Gómez, starts on Monday". The name may say where the person is
+	// from: "Our accountant, Sofia Mendes from Baker Tilly, said ...".
+	// The submatches are the apposition, the name, the organisation (or
+	// "") and the rest.
+	appositionFirstRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[A-Z][\p{L}-]*'s)\s+(?:new\s+)?([A-Za-z][A-Za-z' -]{1,40}?),\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+|the\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[A-Z][\p{L}'-]*){0,2}))?,\s+(.+)$`)
 	// isTheRe is "is the CEO", "is our new head of data".
 	isTheRe = mustPattern(`(?i)^(?:is|'s|was)\s+(?:the|our|my|their|his|her|its|your)\s+(?:new\s+|current\s+|acting\s+|interim\s+)?(.+)$`)
 	// rolePartRe splits a role from its organisation: "CEO of Northwind".
@@ -36,7 +39,7 @@ var (
 	// may stand for next.
 	// It names the person's role too, and with "from Dunmore Estates"
 	// their employer.
-	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er|[A-Z][\p{L}-]*'s)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*)\s+(?:(?:this|for\s+the|for\s+this)\s+(?:cycle|year|season|term|round|time|project|release|trip|event)\s+|(?:now|currently)\s+)?is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[\p{L}'-]+){0,2}))?(?:\s+(?:from|on|in|at)\s+(?:the|our)\s+[a-z][a-z -]*)?$`)
+	nameIsRe = mustPattern(`^(?:[Oo]ur|[Mm]y|[Tt]he|[Tt]heir|[Yy]our|[Hh]is|[Hh]er|[A-Z][\p{L}-]*'s)\s+((?:[a-z][a-z'-]*\s+){0,2}?[a-z][a-z-]*|[A-Z]{2,4})\s+(?:(?:this|for\s+the|for\s+this)\s+(?:cycle|year|season|term|round|time|project|release|trip|event)\s+|(?:now|currently)\s+)?is\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)(?:\s+(?:from|at|of)\s+((?:the\s+)?[A-Z][\p{L}'-]*(?:\s+(?:&\s+)?[\p{L}'-]+){0,2}))?(?:\s+(?:from|on|in|at)\s+(?:the|our)\s+[a-z][a-z -]*)?$`)
 	// leadsRe is a role said by what a person does: "Emeka heads the
 	// surgical team", "Sadia runs the seed library".
 	leadsRe = mustPattern(`^(?:now\s+|also\s+|currently\s+)?(heads(?:\s+up)?|manages|runs|leads|chairs|oversees|coordinates|supervises|directs|looks\s+after|(?:is|'s)\s+in\s+charge\s+of)\s+((?:the|our|their|a|an|his|her)\s+.+)$`)
@@ -52,7 +55,7 @@ var (
 	// basedRe says where something is based.
 	basedRe = mustPattern(`(?i)^(?:is|are|'s)\s+(?:now\s+|also\s+)?based\s+(?:in|out\s+of)\s`)
 	// pointNameRe points at a person by name: "that's Marit Jansen".
-	pointNameRe = mustPattern(`(?i)^(?:that's|that\s+is|this\s+is)\s+((?-i:(?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}))$`)
+	pointNameRe = mustPattern(`(?i)^(?:that's|that\s+is|this\s+is|it's|it\s+is)\s+((?-i:(?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*){0,2}))(?:\s+now)?$`)
 	// isAdverbRe is "is" and an adverb before what a person is.
 	isAdverbRe = mustPattern(`(?i)^(is|'s|was)\s+(?:also|now|still|actually|currently|officially)\s+`)
 	// theyRe is a clause about the organisation named before it.
@@ -84,7 +87,15 @@ func (fb *factBuilder) named(c *text) {
 		return // "John is my cofounder": the relative's
 	}
 	if m := nameIsRe.FindTextSubmatch(c); m != nil && properNames(m[2]) {
-		fb.nameIs(m[1], m[2], m[3], strings.HasPrefix(lower(c.s), "my "))
+		org := m[3]
+		if org == "" {
+			// "Hallam's logistics contact is Priyesh Shah", "their
+			// buyer is Clara Ruiz": the organisation whose role it is.
+			if org = fb.ownerOrg(strings.Fields(c.s)[0]); org == "" && theirRe.MatchText(c) {
+				org = fb.theirOrg(m[2])
+			}
+		}
+		fb.nameIs(m[1], m[2], org, strings.HasPrefix(lower(c.s), "my "))
 		return
 	}
 	if m := theyRe.FindTextSubmatch(c); m != nil && mc.org != "" {
@@ -112,6 +123,20 @@ func (fb *factBuilder) named(c *text) {
 	} else if m := theOrgRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && isOrgName(m[1]) {
 		// "The Hartwell Foundation was founded in 1987".
 		subject, rest = m[1], m[2]
+	} else if m := kindNameRe.FindTextSubmatch(c); m != nil && properNames(m[2]) && theirRe.MatchText(c) && fb.theirOrg(m[2]) != "" &&
+		(isRole(m[1]) || wordnet.Class(lastWord(m[1]), wordnet.Noun) == "noun.person") {
+		// "Their partner Tomás Reis is the one we've been talking to":
+		// a part played at the organisation "their" stands for, even
+		// when it can name a relative.
+		fb.add(FactPerson, m[2], factPattern{kind: titleValue, conf: tenure.ConfidenceMedium, text: "%s is the %s"}, "role", m[1])
+		fb.employedBy(m[2], fb.theirOrg(m[2]))
+		mc.person, mc.relation = m[2], ""
+		return
+	} else if m := kindNameRe.FindTextSubmatch(c); m != nil && properNames(m[2]) && relationRe.MatchString(m[1]) && lower(firstWord(c.s)) == "our" {
+		// "Our neighbour Mrs Patel works night shifts at the hospital":
+		// a relation of the group, not of the speaker, says who the
+		// name is; what follows is said of the name.
+		subject, rest = m[2], m[3]
 	} else if m := kindNameRe.FindTextSubmatch(c); m != nil && properNames(m[2]) && !relationWords[lastWord(m[1])] {
 		// "Our vendor Cloudgate has a support office in Dublin", "the
 		// caterer Hollis & Co": the noun says what the name is.
@@ -175,8 +200,17 @@ func (fb *factBuilder) named(c *text) {
 	}
 	if m != nil {
 		role, org := m[1], ""
+		if loc := andPredicateRe.FindStringIndex(role); loc != nil {
+			// "our CTO and used to be at Farfetch": what follows "and"
+			// is said of the person, not of the role.
+			role = role[:loc[0]]
+		}
 		if p := rolePartRe.FindStringSubmatch(role); p != nil {
 			role, org = p[1], p[2]
+			if loc := andLowerRe.FindStringIndex(org); loc != nil {
+				// "VP of Data and signs off on the cutover"
+				org = org[:loc[0]]
+			}
 		} else if p := rolePlaceRe.FindStringSubmatch(role); p != nil {
 			role = p[1]
 		}
@@ -184,6 +218,9 @@ func (fb *factBuilder) named(c *text) {
 			fb.add(FactPerson, subject, factPattern{kind: titleValue, conf: conf, text: "%s is the %s"}, "role", v)
 			if org != "" {
 				fb.add(FactPerson, subject, factPattern{kind: anyValue, conf: conf, text: "%s works at %s"}, "works_at", org)
+			} else if theirRe.MatchText(rt) {
+				// "she's their head of purchasing"
+				fb.employedBy(subject, fb.theirOrg(subject))
 			}
 		}
 		return
@@ -202,6 +239,18 @@ func (fb *factBuilder) named(c *text) {
 		}
 	}
 }
+
+// andPredicateRe is "and" before a second predicate: "and used to be",
+// "and lives in".
+var andPredicateRe = mustPattern(`(?i)\s+and\s+(?:used|is|was|has|had|lives|works|worked|also|still|now|then|she|he|they|will|can|runs|manages)\b`)
+
+// relationRe is a relation and nothing else: "neighbour", "business
+// partner".
+var relationRe = mustPattern(`(?i)^(?:` + relations + `)$`)
+
+// andLowerRe is "and" before a word in lower case, which a name does not
+// go on with.
+var andLowerRe = mustPattern(`\s+and\s+\p{Ll}`)
 
 // titleOf cuts a role to what is stated: "IT director" of "IT director
 // since May".
@@ -285,8 +334,16 @@ func (fb *factBuilder) nameIs(what, name, org string, mine bool) {
 		w = w[1:]
 	}
 	v := strings.Join(w, " ")
+	if what == strings.ToUpper(what) {
+		v = what // "GP", "CFO"
+	}
 	if !isRole(v) && (mine || !agentNoun(v)) {
-		// "My favourite singer is Adele" is a taste, not a role.
+		// "My favourite singer is Adele" is a taste, not a role; but
+		// "Hallam's logistics contact is Priyesh Shah" says where they
+		// work, whatever the part.
+		if org != "" && !mine && (isRole(head) || groupWords[head]) {
+			fb.add(FactPerson, name, factPattern{kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s works at %s"}, "works_at", org)
+		}
 		return
 	}
 	fb.add(FactPerson, name, factPattern{kind: titleValue, conf: tenure.ConfidenceHigh, text: "%s is the %s"}, "role", v)
@@ -321,7 +378,7 @@ func (fb *factBuilder) leads(subject string, rest *text) bool {
 }
 
 // orgKinds are the nouns that say a name is an organisation's.
-const orgKinds = `firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|co-op|co-operative|cooperative|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider|union|bank|clinic|surgery|hospital|school|college|university|museum|hotel|restaurant|caf[eé]|pub|store|garage|factory|farm|gym|church|library|cent(?:re|er)|theatre|theater|council|trust|institute|team`
+const orgKinds = `firm|company|business|outfit|startup|start-up|agency|charity|shop|practice|studio|group|lab|manufacturer|supplier|distributor|consultancy|co-op|co-operative|cooperative|collective|brewery|bakery|nonprofit|non-profit|organi[sz]ation|club|society|association|foundation|chain|retailer|maker|publisher|vendor|provider|union|bank|clinic|surgery|hospital|school|college|university|museum|hotel|restaurant|caf[eé]|pub|store|garage|factory|farm|gym|church|library|cent(?:re|er)|theatre|theater|council|trust|institute|team|fund`
 
 // Organisation facts said without the words the patterns above need: what
 // kind of organisation it is ("a family firm out of Bilbao"), its size
@@ -423,6 +480,10 @@ func (fb *factBuilder) organization(subject, rest string, known bool) bool {
 		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
 	} else if m := orgInRe.FindStringSubmatch(rest); m != nil {
 		weak = append(weak, [3]string{"based_in", m[1], "%s is based in %s"})
+	} else if m := placeKindRe.FindStringSubmatch(rest); m != nil && placeName(m[1]) {
+		// "a Lisbon fund": the kind says it is an organisation, the
+		// place where it is.
+		facts = append(facts, [3]string{"based_in", m[1], "%s is based in %s"})
 	}
 	if org || len(facts) > 0 {
 		facts = append(facts, weak...)

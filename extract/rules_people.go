@@ -11,7 +11,7 @@ import (
 
 // relativePatterns are statements about a relative, matched on what
 // follows "my sister (Ana)" or "she".
-var relativePatterns = []factPattern{
+var relativePatterns = append([]factPattern{
 	{re: mustPattern(`(?i)^(?:still\s+|now\s+|also\s+)?lives(?:\s+(?:on\s+(?:his|her|their)\s+own|alone|nearby|happily|there))?\s+in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s"},
 	{re: mustPattern(`(?i)^(?:just\s+|recently\s+)?moved\s+to\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s lives in %s", change: true},
 	{re: mustPattern(`(?i)^(?:is|are|'s)\s+(?:now\s+|currently\s+)?(?:based\s+)?in\s+(.+)`), attr: "lives_in", kind: properValue, conf: tenure.ConfidenceMedium, text: "%s lives in %s"},
@@ -29,14 +29,13 @@ var relativePatterns = []factPattern{
 	{re: mustPattern(`(?i)^(?:is\s+named|is\s+called|'s\s+name\s+is|name\s+is)\s+(.+)`), attr: "name", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"},
 	{re: mustPattern(`(?i)^(?:has|have)\s+(.+)`), attr: "has", kind: hasValue, conf: tenure.ConfidenceHigh, text: "%s has %s"},
 	{re: mustPattern(`(?i)^(?:` + workAdverbs + `)?works?\s+(?:at|for)\s+.+?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
-	{re: mustPattern(`(?i)^(?:is|'s|are)\s+(?:very\s+|severely\s+)?allergic\s+to\s+(.+)`), attr: "allergic_to", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s is allergic to %s"},
 	// "my partner is Alex"
 	{re: mustPattern(`^is\s+([A-Z][\p{L}-]+(?:\s+[A-Z][\p{L}-]+)?)$`), attr: "name", kind: nameValue, conf: tenure.ConfidenceHigh, text: "%s is named %s"},
-}
+}, otherStates...)
 
 // workAdverbs say how or since when one works, between the subject,
 // "works" and the employer: "he now works remotely for an insurer".
-const workAdverbs = `(?:(?:now|still|also|currently|remotely|part-time|full-time|freelance|mostly)\s+)*`
+const workAdverbs = `(?:(?:now|still|also|currently|remotely|part-time|full-time|part\s+time|full\s+time|freelance|mostly|occasionally|nights|days|weekends|evenings|mornings|(?:night\s+|day\s+|early\s+|late\s+)?shifts)\s+)*`
 
 // isAJob is "my sister is a nurse": kept only when X is an occupation.
 var isAJob = mustPattern(`(?i)^(?:is|'s)\s+an?\s+(.+)`)
@@ -56,7 +55,7 @@ var (
 	relativeRe    = mustPattern(`(?i)^` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)('s)?(?:\s*,\s*|\s+|$)(.*)$`)
 	relativeInvRe = mustPattern(`(?i)^(\S+)\s+is\s+` + relativeOwner + `\s+` + relativeMods + `(` + relations + `)$`)
 	pronounRe     = mustPattern(`(?i)^(she|he)((?:'s)?\s+.+)$`)
-	andSubjectRe  = mustPattern(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he)\s)`)
+	andSubjectRe  = mustPattern(`(?i)\s+and\s+((?:i|i'm|i've|my|she|he|we|we're|we've|they|they're|they've)\s)`)
 	// andNameRe is "and" before a name and a verb: "Emeka heads the
 	// surgical team and Lotte manages the front desk" is two clauses.
 	andNameRe = mustPattern(`\s+and\s+([A-Z][\p{L}'-]+\s+(?:is|was|has|[a-z]+s)\s)`)

@@ -264,6 +264,17 @@ func TestRulesRisks(t *testing.T) {
 		{"NoMatch/pronoun", "It might break.", nil},
 		{"NoMatch/own_worry", "I'm worried I won't sleep tonight.", nil},
 		{"NoMatch/forecast", "There's a chance of rain tomorrow.", nil},
+		// Round 7: conditions without a comma, worries that are
+		// hypothetical, sources cited for comparison, frames with a
+		// colon, and names set off by commas inside the worry.
+		{"OK/conditional_no_comma", "If the permit doesn't come through we'll lose the slot.", k("If the permit doesn't come through we'll lose the slot")},
+		{"OK/conditional_weather", "If it rains we'll be stuck in the tent with the generator.", k("If it rains we'll be stuck in the tent with the generator")},
+		{"OK/forced_consequence", "If the caterer cancels, we'd have to push the whole event back.", k("If the caterer cancels, we'd have to push the whole event back")},
+		{"OK/hypothetical_worry", "My worry is the tide, if it turns early we'd have to abandon the crossing.", k("The tide, if it turns early we'd have to abandon the crossing")},
+		{"OK/as_forecast_says", "If the frost comes on Friday as the forecast says, we could lose the blossom.", k("If the frost comes on Friday, we could lose the blossom")},
+		{"OK/could_go_wrong_colon", "Another thing that could go wrong: the lift is still broken and the landlord hasn't called back.", k("The lift is still broken and the landlord hasn't called back")},
+		{"OK/named_apposition", "Our main risk is that the landlord, Mr Doyle, could sell the building.", k("The landlord, Mr Doyle, could sell the building")},
+		{"NoMatch/conditional_if_i", "If I win the raffle I'll buy everyone lunch.", nil},
 	})
 }
 
@@ -717,6 +728,16 @@ func TestRulesAnswerChoices(t *testing.T) {
 		{"OK/side", "Do we keep the free tier on the page or hide it?", "keep it", d("Keep the free tier on the page")},
 		{"NoMatch/interjection", "Did you go to the lake or the beach?", "Wow, the beach was amazing!", nil},
 		{"NoMatch/no_choice_asked", "How was the trip?", "Lisbon, then.", nil},
+		// Round 7: the option a pick opens, in full; an answer that
+		// repeats an option; a pick whose verb governs an option; "it"
+		// in a choice between what was asked.
+		{"OK/option_rest_place", "Reception: the boathouse at Ullswater or the hotel in town?", "The boathouse, it has a terrace.", d("The boathouse at Ullswater")},
+		{"OK/option_rest_head", "Do we print glossy flyers or are postcards enough?", "Glossy, they look better.", d("Glossy flyers")},
+		{"OK/shared_purpose_left", "Do we need a surveyor for the extension, or can we measure it ourselves?", "Surveyor then.", d("Surveyor")},
+		{"OK/repeats_option", "Should we keep the old server in the rack or recycle it?", "Keep the old server in the rack, we need the spares.", d("Keep the old server in the rack")},
+		{"NoMatch/short_verb", "Should the quiz be on paper, or can teams use their phones?", "Let them use, it's quicker.", nil},
+		{"OK/pick_verb", "Should the menu be fixed, or can guests choose their courses?", "Let them choose, it's friendlier.", d("Let them choose their courses")},
+		{"OK/it_in_choice", "Should we send the agenda before the call or share it live?", "OK, we'll send it before the call rather than sharing it live.", d("Send the agenda before the call rather than sharing it live")},
 	}
 	r := extract.NewRules(extract.RulesOptions{})
 	for _, tc := range cases {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tenure-dev/tenure/wordnet"
 )
 
 // sentence is one sentence of a message, with quoted speech removed.
@@ -326,4 +328,37 @@ func askedAbout(mc *messageContext) string {
 		return ""
 	}
 	return m[1]
+}
+
+// weObjectRe is the object of what a question asks the group to do:
+// "should we send the deck ahead of the first meeting or present it
+// live?". The object's words follow the determiner.
+var weObjectRe = mustPattern(`(?i)\b(?:should|shall|do|can|could|will)\s+(?:we|i)\s+[a-z]+\s+(the|our|their|your)\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})`)
+
+// choiceAskedAbout is the object of the nearest either-or question of
+// the few messages before, whoever asked it (one may ask an assistant and
+// then decide), or "": what "it" stands for in the choice that settles it
+// ("OK, we'll send it ahead rather than holding it back"). The object
+// ends at its last noun.
+func choiceAskedAbout(mc *messageContext) string {
+	for i := len(mc.before) - 1; i >= 0; i-- {
+		b := &mc.before[i]
+		if !eitherOrRe.MatchString(b.Content) {
+			continue
+		}
+		m := weObjectRe.FindStringSubmatch(optionsSentence(b.Content))
+		if m == nil {
+			return ""
+		}
+		ws := strings.Fields(m[2])
+		n := 0
+		for n < len(ws) && wordnet.Known(ws[n], wordnet.Noun) && !stopwords[lower(ws[n])] {
+			n++
+		}
+		if n == 0 {
+			return ""
+		}
+		return lower(m[1]) + " " + strings.Join(ws[:n], " ")
+	}
+	return ""
 }

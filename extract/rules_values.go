@@ -169,7 +169,7 @@ var (
 	// than likes.
 	dayParts = set(`morning, mornings, night, nights, evening, evenings, afternoon, early, late, day, people`)
 	foods    = set(`meat, red meat, pork, beef, fish, dairy, gluten, eggs, seafood, sugar, chicken,
-		animal products, shellfish, nuts`)
+		animal products, shellfish, nuts, alcohol, caffeine, coffee, milk`)
 )
 
 // isOccupation reports whether a head noun names an occupation.
