@@ -217,9 +217,11 @@ type run struct {
 	// facts are the card facts of entities, looked up by entity
 	// (FactSource) before packing.
 	facts map[string][]tenure.Object
-	// replaced maps a past message (thread, NUL, id) to the texts of the
-	// state items that replaced those it stated (noteReplacements).
-	replaced map[string][]string
+	// replaced maps a past message (thread, NUL, id) to what replaced the
+	// state items it stated, and holds marks the messages that state an
+	// item that still holds (noteReplacements).
+	replaced map[string][]replacement
+	holds    map[string]bool
 }
 
 func (c *Compiler) newRun(req Request) (*run, error) {

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/tenure-dev/tenure/engine"
 	"github.com/tenure-dev/tenure/entity"
 	"github.com/tenure-dev/tenure/extract"
-	"github.com/tenure-dev/tenure/sqlite"
 )
 
 // twoFacts states where Lena lives twice, naming her two ways.
@@ -30,13 +28,7 @@ func (twoFacts) Extract(_ context.Context, b extract.Batch) (extract.Result, err
 // one entity's attribute under different keys are reconciled: the later
 // one supersedes the earlier.
 func TestExtractionResolvesEntities(t *testing.T) {
-	p := tenure.Principal{UserID: "eve", TenantID: "acme", Authority: "employee", Clearance: tenure.Restricted}
-	at := time.Date(2025, 3, 10, 9, 0, 0, 0, time.UTC)
-	st := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
-	if err := st.Open(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	p, at, st := eveStore(t)
 	ctx := t.Context()
 	msgs := []tenure.Message{
 		{ThreadID: "th", ID: "m1", Role: "user", Speaker: "Eve", Content: "Lena moved to Lyon.", CreatedAt: at},

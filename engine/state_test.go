@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -103,13 +104,7 @@ func TestExtractStateCrashLeavesWatermark(t *testing.T) {
 // it reverses, a changed number or version is never merged, an
 // assistant's "OK" changes nothing, and a restatement merges.
 func TestExtractStateReversals(t *testing.T) {
-	p := tenure.Principal{UserID: "eve", TenantID: "acme", Authority: "employee", Clearance: tenure.Restricted}
-	at := time.Date(2025, 3, 10, 9, 0, 0, 0, time.UTC)
-	st := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
-	if err := st.Open(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	p, at, st := eveStore(t)
 	ctx := t.Context()
 	say := []struct{ id, role, speaker, content string }{
 		{"m03", "user", "Sam", "Let's use PostgreSQL for the analytics store."},
@@ -202,4 +197,48 @@ func TestExtractStateReversals(t *testing.T) {
 	if n := strings.Count(text, "since replaced"); n != 4 {
 		t.Errorf("%d replacement notes, want 4 (the four superseded items):\n%s", n, text)
 	}
+}
+
+// TestHistoryNotesWhatReplaced: a message that stated an item since
+// superseded and one that still holds names, in its history line, which
+// item was replaced and by what.
+func TestHistoryNotesWhatReplaced(t *testing.T) {
+	p, at, st := eveStore(t)
+	ctx := t.Context()
+	for i, content := range []string{
+		"Let's use Redis for caching. The API must respond in under 200 ms.",
+		"Actually, we will use Memcached for caching instead of Redis.",
+	} {
+		msg := tenure.Message{ThreadID: "th", ID: fmt.Sprint("m", i+1), Role: "user", Speaker: "Ann", Content: content,
+			CreatedAt: at.Add(time.Duration(i) * time.Minute)}
+		if _, err := st.AppendMessages(ctx, p, []tenure.Message{msg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.ExtractState(ctx, p, "th", extract.NewRules(extract.RulesOptions{})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := compile.New(st, compile.Options{Now: func() time.Time { return at.Add(time.Hour) }})
+	env, _, err := c.Compile(ctx, compile.Request{Principal: p, Query: "Which cache do we use?", ThreadID: "th", Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Ann: Let's use Redis for caching. The API must respond in under 200 ms. " +
+		"[since replaced: Use Redis for caching → Use Memcached for caching instead of Redis]"
+	if !strings.Contains(env.Text(), "\n"+want+"\n") {
+		t.Errorf("history lacks the line %q:\n%s", want, env.Text())
+	}
+}
+
+// eveStore opens an empty SQLite store for the extraction tests, with
+// their principal and the time their conversations start.
+func eveStore(t *testing.T) (tenure.Principal, time.Time, *sqlite.Store) {
+	t.Helper()
+	st := sqlite.New(filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
+	if err := st.Open(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	p := tenure.Principal{UserID: "eve", TenantID: "acme", Authority: "employee", Clearance: tenure.Restricted}
+	return p, time.Date(2025, 3, 10, 9, 0, 0, 0, time.UTC), st
 }

@@ -100,7 +100,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			mc.ours = prev.ours
 		}
 		prev = mc
-		for _, s := range splitSentences(m.Content) {
+		for _, s := range splitSentences(r.thenAsDate(m.Content, m.CreatedAt)) {
 			if len(s.text) > maxSentenceBytes {
 				continue
 			}

@@ -66,6 +66,11 @@ var selfPatterns = []factPattern{
 	{re: fp(`\s+grew\s+up\s+in\s+(.+)`), attr: "from", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s grew up in %s"},
 	{re: fp(`(?:\s+work|'ve\s+worked|\s+have\s+worked)\s+` + workAdverbs + `(?:at|for)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s"},
 	{re: fp(`\s+work\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
+	{re: fp(`(?:\s+work|'ve\s+worked|\s+have\s+worked)\s+` + workAdverbs + `(?:at|for)\s+.+?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s"},
+	// A change of employer: "I left Initech to join Globex", "I've joined
+	// Globex as a data engineer", "I started a new job at Globex".
+	{re: fp(`(?:'ve|\s+have)?(?:\s+(?:just|recently|finally))*\s+(?:left\s+.+?\s+(?:to\s+join|for)|joined|started\s+(?:a\s+new\s+job\s+|working\s+)?(?:at|for|with))\s+(.+)`), attr: "works_at", kind: properValue, conf: tenure.ConfidenceHigh, text: "%s works at %s", change: true},
+	{re: fp(`(?:'ve|\s+have)?(?:\s+(?:just|recently|finally))*\s+(?:left\s+.+?\s+to\s+join|joined)\s+.+?\s+as\s+(?:an?\s+)?(.+)`), attr: "job", kind: jobValue, conf: tenure.ConfidenceHigh, text: "%s works as %s", change: true},
 	{re: fp(`(?:'ve|\s+have)?\s+got\s+(?:the|a|my)\s+(?:new\s+)?job\s+(?:at|with)\s+(.+)`), attr: "works_at", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s works at %s", change: true},
 	{re: fp(`\s+teach\s+(\w+)`), attr: "job", kind: teachValue, conf: tenure.ConfidenceMedium, text: "%s works as %s"},
 	{re: fp(`(?:'m|\s+am)\s+(?:more\s+of\s+|definitely\s+|totally\s+|such\s+)?an?\s+(\w+)\s+person$`), attr: "likes", kind: likedKind, conf: tenure.ConfidenceMedium, text: "%s likes %s"},

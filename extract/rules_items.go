@@ -182,9 +182,10 @@ var decisionPhrases = []verbPhrase{
 	// asked for.
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'d|\s+would)\s+like\s+to\s+(switch|move|upgrade|downgrade|change|cancel|migrate)\s+(.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 	{re: mustPattern(`(?i)^(going\s+with|sticking\s+with|switching\s+to)\s+(.+)`), verb: base(1), object: 2, conf: tenure.ConfidenceMedium},
-	// "we'd rather run two concepts than three": a preference between
-	// two options is a choice.
-	{re: mustPattern(`(?i)\bwe(?:'d|\s+would)\s+rather\s+([a-z]+)\s+(.+?\s+than\s+.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
+	// "we'd rather run two concepts than three", "I'd rather have a
+	// refund instead of the replacement": a preference between two
+	// options is a choice.
+	{re: mustPattern(`(?i)\b(?:we|i)(?:'d|\s+would)\s+(?:rather|prefer\s+to)\s+([a-z]+)\s+(.+?\s+(?:than|instead\s+of)\s+.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
 }
 
 // bookedPhrases are a commitment already made, which settles the choice:

@@ -30,10 +30,13 @@ var (
 	leadingVocative = mustPattern(`^([A-Z][\p{L}-]+),\s+`)
 	letsRe          = mustPattern(`(?i)\blet'?s\s+([a-z][a-z-]*)\b(.*)`)
 	gottaRe         = mustPattern(`(?i)(?:^|\bi\s+)gotta\s+([a-z][a-z-]*)\b(.*)`)
-	requestRe       = mustPattern(`(?i)^(?:can|could|would|will)\s+(?:you|someone|somebody|anyone)\s+(?:please\s+)?([a-z][a-z-]*)\b(.*)$`)
-	asksListener    = mustPattern(`(?i)^\w+\s+you\b`)
-	vocative        = mustPattern(`,\s*[A-Z][\p{L}-]*$`)
-	meRe            = mustPattern(`(?i)\bme\b`)
+	// remindMeRe asks to be reminded of one's own task: "remind me to
+	// renew my passport", "don't let me forget to call the bank".
+	remindMeRe   = mustPattern(`(?i)^(?:(?:please|pls|can\s+you|could\s+you)\s+)?(?:remind\s+me\s+to|don't\s+let\s+me\s+forget\s+to|make\s+sure\s+i\s+remember\s+to)\s+([a-z][a-z-]*)\b(.*)`)
+	requestRe    = mustPattern(`(?i)^(?:can|could|would|will)\s+(?:you|someone|somebody|anyone)\s+(?:please\s+)?([a-z][a-z-]*)\b(.*)$`)
+	asksListener = mustPattern(`(?i)^\w+\s+you\b`)
+	vocative     = mustPattern(`,\s*[A-Z][\p{L}-]*$`)
+	meRe         = mustPattern(`(?i)\bme\b`)
 	// bareDueRe is a due day said without a preposition: "can you share
 	// it with legal today?".
 	bareDueRe = mustPattern(`(?i)\b(?:today|tonight|tomorrow|this\s+(?:week|morning|afternoon|evening)|next\s+week|asap|eod|eow)\b`)
@@ -207,6 +210,12 @@ func commitment(t *text) (found, string, bool) {
 	}
 	if m := gottaRe.FindTextSubmatch(t); m != nil {
 		f, ok := task(m[1], m[2], tenure.ConfidenceMedium)
+		return f, "i", ok
+	}
+	if m := remindMeRe.FindTextSubmatch(t); m != nil {
+		// "Remind me to renew my passport by Tuesday": the speaker's
+		// own task, which they ask to be kept.
+		f, ok := task(m[1], m[2], tenure.ConfidenceHigh)
 		return f, "i", ok
 	}
 	if m := letsRe.FindTextSubmatch(t); m != nil {

@@ -203,6 +203,10 @@ func closingQuote(s string, from int) (int, int) {
 // leaves out.
 var discourseRe = mustPattern(`(?i)^(?:(?:ok|okay|so|and|also|but|btw|alright|well|agreed|actually|anyway|anyways|plus|oh|hey|hi|yeah|yes|yep|sure|right|great|cool|perfect|then|now|fyi|ps|heads up|quick question|one more thing|good question|folks|guys|honestly|basically|hmm|um|uh|ah|noted|thanks|wait|lol|haha|by the way|(?:just\s+a\s+)?reminder(?:\s+that)?|note\s+that|psa)(?:[,:!.]+\s*|\s+))+`)
 
+// timeThenEndRe is a sentence that closes with "then" standing for a
+// time ("don't ship before then").
+var timeThenEndRe = mustPattern(`(?i)\b(?:before|until|till|by|after|since|from)\s+then$`)
+
 // trailingRe matches filler a sentence may close with ("then", "though").
 var trailingRe = mustPattern(`(?i)(?:[\s,]+(?:then|though|anyway|anyways|too|as well|lol|haha|please|ok|okay|honestly|btw|tbh|for sure))+$`)
 
@@ -238,7 +242,10 @@ func clauseAround(s string, start, end int) string {
 func tidy(s string) string {
 	for {
 		t := strings.TrimRight(strings.TrimSpace(s), ".,;:!?-–— ")
-		t = trailingRe.ReplaceAllString(t, "")
+		if !timeThenEndRe.MatchString(t) {
+			// ("before then" names a time: its "then" is no filler.)
+			t = trailingRe.ReplaceAllString(t, "")
+		}
 		if t == s {
 			return s
 		}

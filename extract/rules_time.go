@@ -249,3 +249,39 @@ func ordinalDays(text string, ref time.Time, due string) (string, string) {
 		return d, d.Day() == dn // not the 31st of a short month
 	})
 }
+
+// thenTimeRe is "then" standing for a time after a preposition that takes
+// one: "don't ship before then".
+var thenTimeRe = mustPattern(`(?i)\b(before|until|till|by|after|since|from)\s+then\b`)
+
+// thenAsDate writes the date a "before then" points back to in its place,
+// so that "I'm away until June 10, so don't ship before then" yields "don't
+// ship before June 10" and not a rule cut short: the last date stated
+// before it in the message. Without one, the text is returned as it is.
+func (r *Rules) thenAsDate(text string, ref time.Time) string {
+	if ref.IsZero() || !thenTimeRe.MatchString(text) {
+		return text
+	}
+	var b strings.Builder
+	done := 0
+	for _, m := range thenTimeRe.re.FindAllStringSubmatchIndex(text, -1) {
+		expr, at := "", -1
+		for _, d := range r.resolve(text[:m[0]], ref) {
+			if k := strings.LastIndex(text[:m[0]], d.Expr); d.Expr != "" && k > at {
+				expr, at = d.Expr, k
+			}
+		}
+		if expr == "" {
+			continue
+		}
+		if p, rest, ok := strings.Cut(expr, " "); ok && deadlinePreps[lower(p)] {
+			expr = rest
+		}
+		b.WriteString(text[done:m[3]])
+		b.WriteString(" ")
+		b.WriteString(expr)
+		done = m[1]
+	}
+	b.WriteString(text[done:])
+	return b.String()
+}
