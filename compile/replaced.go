@@ -37,7 +37,7 @@ func (r *run) noteReplacements() {
 		}
 		if s.Status == "superseded" && s.ReplacedBy != "" && len(s.Refs) > 0 {
 			superseded = append(superseded, it)
-		} else if s.Status != "superseded" {
+		} else if s.Status != "superseded" && it.obj.Status == tenure.StatusActive {
 			for _, ref := range s.Refs {
 				if r.holds == nil {
 					r.holds = map[string]bool{}
