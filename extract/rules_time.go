@@ -259,7 +259,9 @@ var thenTimeRe = mustPattern(`(?i)\b(before|until|till|by|after|since|from)\s+th
 // ship before June 10" and not a rule cut short: the last date stated
 // before it in the message. Without one, the text is returned as it is.
 func (r *Rules) thenAsDate(text string, ref time.Time) string {
-	if ref.IsZero() || !thenTimeRe.MatchString(text) {
+	// (A "then" after a preposition is lower case; looking for it first
+	// spares folding every message for the pattern's prefilter.)
+	if ref.IsZero() || !strings.Contains(text, "then") || !thenTimeRe.MatchString(text) {
 		return text
 	}
 	var b strings.Builder
