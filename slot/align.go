@@ -3,7 +3,6 @@ package slot
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/wordnet"
@@ -108,12 +107,8 @@ func modifies(w Word, frame []Word) bool {
 	return !w.Verb && !w.Name && slices.ContainsFunc(frame, func(x Word) bool { return x.at == w.at+1 && !x.Verb })
 }
 
-// relatedCache holds the answers of related by word pair, as
-// synonymCache does for synonymous.
-var relatedCache = struct {
-	sync.Mutex
-	m map[[2]string]bool
-}{m: map[[2]string]bool{}}
+// relatedCache holds the answers of related.
+var relatedCache pairCache
 
 // related reports whether two plain words, however each is used, say one
 // thing: one derives from the other or from a synonym of it ("sue",
@@ -130,24 +125,9 @@ func related(x, y Word) bool {
 	if abbreviates(a, b) || abbreviates(b, a) {
 		return true
 	}
-	key := [2]string{a, b}
-	if a > b {
-		key = [2]string{b, a}
-	}
-	relatedCache.Lock()
-	same, ok := relatedCache.m[key]
-	relatedCache.Unlock()
-	if ok {
-		return same
-	}
-	same = wordnet.Derived(a, b) || wordnet.Synonymous(a, b, wordnet.Adverb, synonymSenses)
-	relatedCache.Lock()
-	if len(relatedCache.m) >= maxCachedPairs {
-		relatedCache.m = map[[2]string]bool{}
-	}
-	relatedCache.m[key] = same
-	relatedCache.Unlock()
-	return same
+	return relatedCache.get(a, b, func() bool {
+		return wordnet.Derived(a, b) || wordnet.Synonymous(a, b, wordnet.Adverb, synonymSenses)
+	})
 }
 
 // minAbbreviation is how long an abbreviation is at least.

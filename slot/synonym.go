@@ -13,16 +13,41 @@ import (
 // the development parts no pair of neighbours shares any of the three.
 const synonymSenses = 3
 
-// synonymCache holds the answers of synonymous by word pair, up to
-// maxCachedPairs of them: items are compared with many others, and the
-// same words meet again and again.
-var synonymCache = struct {
-	sync.Mutex
-	m map[[2]string]bool
-}{m: map[[2]string]bool{}}
+// pairCache holds the answers of a question about two words, by
+// unordered pair, up to maxCachedPairs of them: items are compared with
+// many others, and the same words meet again and again.
+type pairCache struct {
+	mu sync.Mutex
+	m  map[[2]string]bool
+}
 
-// maxCachedPairs bounds synonymCache; it starts over when full.
+// maxCachedPairs bounds a pairCache; it starts over when full.
 const maxCachedPairs = 1 << 16
+
+// get returns the answer for a and b, asking answer on a miss.
+func (c *pairCache) get(a, b string, answer func() bool) bool {
+	key := [2]string{a, b}
+	if a > b {
+		key = [2]string{b, a}
+	}
+	c.mu.Lock()
+	same, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return same
+	}
+	same = answer()
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedPairs {
+		c.m = map[[2]string]bool{}
+	}
+	c.m[key] = same
+	c.mu.Unlock()
+	return same
+}
+
+// synonymCache holds the answers of synonymous.
+var synonymCache pairCache
 
 // synonymous reports whether two plain words of frames say the same by
 // WordNet: forms of one lemma, or lemmas that share one of their most
@@ -37,29 +62,13 @@ func synonymous(x, w Word) bool {
 	if a == "" || b == "" || a == b {
 		return a != "" && a == b
 	}
-	key := [2]string{a, b}
-	if a > b {
-		key = [2]string{b, a}
-	}
-	synonymCache.Lock()
-	same, ok := synonymCache.m[key]
-	synonymCache.Unlock()
-	if ok {
-		return same
-	}
-	if x.Verb {
-		same = wordnet.Synonymous(a, b, wordnet.Verb, synonymSenses)
-	} else {
-		same = wordnet.Synonymous(a, b, wordnet.Noun, synonymSenses) ||
+	return synonymCache.get(a, b, func() bool {
+		if x.Verb {
+			return wordnet.Synonymous(a, b, wordnet.Verb, synonymSenses)
+		}
+		return wordnet.Synonymous(a, b, wordnet.Noun, synonymSenses) ||
 			wordnet.Synonymous(a, b, wordnet.Adjective, synonymSenses)
-	}
-	synonymCache.Lock()
-	if len(synonymCache.m) >= maxCachedPairs {
-		synonymCache.m = map[[2]string]bool{}
-	}
-	synonymCache.m[key] = same
-	synonymCache.Unlock()
-	return same
+	})
 }
 
 // lookupForm is a word as WordNet is asked about it: lowercase, without a
