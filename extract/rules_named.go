@@ -123,32 +123,37 @@ func (fb *factBuilder) named(c *text) {
 	} else if m := theOrgRe.FindTextSubmatch(c); m != nil && properNames(m[1]) && isOrgName(m[1]) {
 		// "The Hartwell Foundation was founded in 1987".
 		subject, rest = m[1], m[2]
-	} else if m := kindNameRe.FindTextSubmatch(c); m != nil && properNames(m[2]) && theirRe.MatchText(c) && fb.theirOrg(m[2]) != "" &&
-		(isRole(m[1]) || wordnet.Class(lastWord(m[1]), wordnet.Noun) == "noun.person") {
-		// "Their partner Tomás Reis is the one we've been talking to":
-		// a part played at the organisation "their" stands for, even
-		// when it can name a relative.
-		fb.add(FactPerson, m[2], factPattern{kind: titleValue, conf: tenure.ConfidenceMedium, text: "%s is the %s"}, "role", m[1])
-		fb.employedBy(m[2], fb.theirOrg(m[2]))
-		mc.person, mc.relation = m[2], ""
-		return
-	} else if m := kindNameRe.FindTextSubmatch(c); m != nil && properNames(m[2]) && relationRe.MatchString(m[1]) && lower(firstWord(c.s)) == "our" {
-		// "Our neighbour Mrs Patel works night shifts at the hospital":
-		// a relation of the group, not of the speaker, says who the
-		// name is; what follows is said of the name.
-		subject, rest = m[2], m[3]
-	} else if m := kindNameRe.FindTextSubmatch(c); m != nil && properNames(m[2]) && !relationWords[lastWord(m[1])] {
-		// "Our vendor Cloudgate has a support office in Dublin", "the
-		// caterer Hollis & Co": the noun says what the name is.
-		if orgNoun(m[1]) || isOrgName(m[2]) {
-			fb.mc.org = m[2]
-			fb.organization(m[2], m[3], true)
+	} else if m := kindNameRe.FindTextSubmatch(c); m != nil && properNames(m[2]) {
+		switch {
+		case theirRe.MatchText(c) && fb.theirOrg(m[2]) != "" &&
+			(isRole(m[1]) || wordnet.Class(lastWord(m[1]), wordnet.Noun) == "noun.person"):
+			// "Their partner Tomás Reis is the one we've been talking
+			// to": a part played at the organisation "their" stands
+			// for, even when it can name a relative.
+			fb.add(FactPerson, m[2], factPattern{kind: titleValue, conf: tenure.ConfidenceMedium, text: "%s is the %s"}, "role", m[1])
+			fb.employedBy(m[2], fb.theirOrg(m[2]))
+			mc.person, mc.relation = m[2], ""
+			return
+		case relationRe.MatchString(m[1]) && lower(firstWord(c.s)) == "our":
+			// "Our neighbour Mrs Patel works night shifts at the
+			// hospital": a relation of the group, not of the speaker,
+			// says who the name is; what follows is said of the name.
+			subject, rest = m[2], m[3]
+		case !relationWords[lastWord(m[1])]:
+			// "Our vendor Cloudgate has a support office in Dublin",
+			// "the caterer Hollis & Co": the noun says what the name is.
+			if orgNoun(m[1]) || isOrgName(m[2]) {
+				fb.mc.org = m[2]
+				fb.organization(m[2], m[3], true)
+				return
+			}
+			if !isRole(m[1]) {
+				return // "our cat Miso hates car journeys"
+			}
+			subject, rest = m[2], m[3]
+		default:
 			return
 		}
-		if !isRole(m[1]) {
-			return // "our cat Miso hates car journeys"
-		}
-		subject, rest = m[2], m[3]
 	} else {
 		return
 	}
