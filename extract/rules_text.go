@@ -205,7 +205,7 @@ var discourseRe = mustPattern(`(?i)^(?:(?:ok|okay|so|and|also|but|btw|alright|we
 
 // timeThenEndRe is a sentence that closes with "then" standing for a
 // time ("don't ship before then").
-var timeThenEndRe = mustPattern(`(?i)\b(?:before|until|till|by|after|since|from)\s+then$`)
+var timeThenEndRe = mustPattern(`(?i)\b(?:` + thenPreps + `)\s+then$`)
 
 // trailingRe matches filler a sentence may close with ("then", "though").
 var trailingRe = mustPattern(`(?i)(?:[\s,]+(?:then|though|anyway|anyways|too|as well|lol|haha|please|ok|okay|honestly|btw|tbh|for sure))+$`)

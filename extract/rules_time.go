@@ -252,7 +252,10 @@ func ordinalDays(text string, ref time.Time, due string) (string, string) {
 
 // thenTimeRe is "then" standing for a time after a preposition that takes
 // one: "don't ship before then".
-var thenTimeRe = mustPattern(`(?i)\b(before|until|till|by|after|since|from)\s+then\b`)
+var thenTimeRe = mustPattern(`(?i)\b(` + thenPreps + `)\s+then\b`)
+
+// thenPreps are the prepositions after which "then" stands for a time.
+const thenPreps = `before|until|till|by|after|since|from`
 
 // thenAsDate writes the date a "before then" points back to in its place,
 // so that "I'm away until June 10, so don't ship before then" yields "don't
