@@ -25,12 +25,15 @@ type replacement struct{ old, now string }
 // end of its chain. A message that also states items that still hold is
 // noted in r.holds, so that its note names the item replaced.
 func (r *run) noteReplacements() {
-	byUID := map[string]*item{}
+	var byUID map[string]*item
 	var superseded []*item
-	for _, it := range r.live() {
+	for _, it := range r.items {
 		s := it.obj.StateItem
-		if it.origin != fromStore || s == nil || s.UID == "" {
+		if it.dropped || it.origin != fromStore || s == nil || s.UID == "" {
 			continue
+		}
+		if byUID == nil {
+			byUID = map[string]*item{}
 		}
 		if _, ok := byUID[s.UID]; !ok {
 			byUID[s.UID] = it
