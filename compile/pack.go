@@ -37,7 +37,10 @@ type plan struct {
 	chrono     bool    // render in original (chronological) order: blocks are newest first
 	grouped    bool    // render packed blocks by time under their group headers
 	contiguous bool    // stop at the first block that does not fit
-	mandatory  bool
+	// ordered renders packed blocks in their seq order: deferred blocks,
+	// packed last, still show where the section's order puts them.
+	ordered   bool
+	mandatory bool
 	// required leading blocks are packed whatever the budget (binding
 	// rules), like a mandatory section's.
 	required int
@@ -300,6 +303,9 @@ func (r *run) renderPlan(pl *plan) {
 	for i, j := range idx {
 		packed[i] = pl.blocks[j]
 	}
+	if pl.ordered {
+		sort.SliceStable(packed, func(i, j int) bool { return packed[i].seq < packed[j].seq })
+	}
 	if pl.grouped {
 		sort.SliceStable(packed, func(i, j int) bool {
 			if !packed[i].at.Equal(packed[j].at) {
@@ -426,6 +432,7 @@ func (r *run) planFor(k SectionKind) *plan {
 			return "## Task state\n" + stateHeader(its)
 		}
 		pl.blocks, pl.deferred = splitDeferred(items)
+		pl.ordered = true
 		return pl
 	case SectionWorkflow:
 		pl.role, pl.grouped = "user", true
@@ -454,8 +461,8 @@ func (r *run) planFor(k SectionKind) *plan {
 // they take only what every other section leaves, so that filler in one
 // section never crowds out what another needs.
 func splitDeferred(items []*item) (blocks, deferred []block) {
-	for _, it := range items {
-		b := block{text: it.line, items: []*item{it}}
+	for i, it := range items {
+		b := block{text: it.line, items: []*item{it}, seq: int64(i)}
 		if it.tier == TierMinimal {
 			deferred = append(deferred, b)
 		} else {
