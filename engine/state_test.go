@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -103,6 +104,69 @@ func TestExtractStateCrashLeavesWatermark(t *testing.T) {
 // the rules extractor and no embedder: a reversal supersedes the decision
 // it reverses, a changed number or version is never merged, an
 // assistant's "OK" changes nothing, and a restatement merges.
+// stateByStatus returns a thread's state items by text: those still
+// holding, and those superseded.
+func stateByStatus(t *testing.T, st *sqlite.Store, p tenure.Principal, thread string) (active, superseded map[string]tenure.StateItem) {
+	t.Helper()
+	objs, err := st.List(t.Context(), p, tenure.Filter{KeyPrefix: engine.StateKey(thread, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	active, superseded = map[string]tenure.StateItem{}, map[string]tenure.StateItem{}
+	for _, o := range objs {
+		if it := o.StateItem; it != nil && it.Status == "superseded" {
+			superseded[it.Text] = *it
+		} else if it != nil {
+			active[it.Text] = *it
+		}
+	}
+	return active, superseded
+}
+
+// TestExtractStateReportedChanges: a report that a value changed
+// ("Finance raised the budget ceiling to 95k euros", "we pushed the
+// pipeline to March 21") supersedes the item whose value it changes, in
+// one batch or across runs, and keeps a task's owner with its new due
+// date.
+func TestExtractStateReportedChanges(t *testing.T) {
+	p, at, st := eveStore(t)
+	ctx := t.Context()
+	msgs := []tenure.Message{
+		{ID: "m1", Speaker: "Omar", Content: "The budget can't go over 80k euros."},
+		{ID: "m2", Speaker: "Sam", Content: "Marco will set up the ingestion pipeline by Friday March 14."},
+		{ID: "m3", Speaker: "Lena", Content: "Good news: finance raised the budget ceiling to 95k euros."},
+		{ID: "m4", Speaker: "Sam", Content: "We pushed the ingestion pipeline to March 21."},
+	}
+	for i := range msgs {
+		msgs[i].ThreadID, msgs[i].Role, msgs[i].CreatedAt = "th", "user", at.Add(time.Duration(i)*time.Minute)
+	}
+	// The first two in one run, the changes in the next.
+	for _, batch := range [][]tenure.Message{msgs[:2], msgs[2:]} {
+		if _, err := st.AppendMessages(ctx, p, batch); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.ExtractState(ctx, p, "th", extract.NewRules(extract.RulesOptions{})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	active, superseded := stateByStatus(t, st, p, "th")
+	for old, by := range map[string]string{
+		"The budget can't go over 80k euros":             "Finance raised the budget ceiling to 95k euros",
+		"Set up the ingestion pipeline by 14 March 2025": "We pushed the ingestion pipeline to 21 March 2025",
+	} {
+		it, ok := superseded[old]
+		if !ok || it.ReplacedBy != active[by].UID {
+			t.Errorf("%q: %+v, want superseded by %q (active: %v)", old, it, by, slices.Collect(maps.Keys(active)))
+		}
+	}
+	if task := active["We pushed the ingestion pipeline to 21 March 2025"]; task.Owner != "Marco" || task.Due != "2025-03-21" {
+		t.Errorf("moved task owner %q due %q, want Marco and 2025-03-21", task.Owner, task.Due)
+	}
+	if c := active["Finance raised the budget ceiling to 95k euros"]; c.Type != tenure.StateConstraint {
+		t.Errorf("the new ceiling is a %s, want a constraint", c.Type)
+	}
+}
+
 func TestExtractStateReversals(t *testing.T) {
 	p, at, st := eveStore(t)
 	ctx := t.Context()
@@ -130,19 +194,7 @@ func TestExtractStateReversals(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	objs, err := st.List(ctx, p, tenure.Filter{KeyPrefix: engine.StateKey("th", "")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	active := map[string]tenure.StateItem{}
-	superseded := map[string]tenure.StateItem{}
-	for _, o := range objs {
-		if it := o.StateItem; it != nil && it.Status == "superseded" {
-			superseded[it.Text] = *it
-		} else if it != nil {
-			active[it.Text] = *it
-		}
-	}
+	active, superseded := stateByStatus(t, st, p, "th")
 	var got []string
 	for text := range active {
 		got = append(got, text)

@@ -71,6 +71,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 	var res Result
 	acc := newAccumulator()
 	pair := speakerPair(b.Messages)
+	changes := newChangeTargets(b.Existing)
 	var prev *messageContext
 	for i := range b.Messages {
 		if err := ctx.Err(); err != nil {
@@ -105,6 +106,13 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 				continue
 			}
 			for _, part := range coordinated(s) {
+				if f, old, ok := r.matchChange(mc, part, changes); ok {
+					c := r.candidate(mc, b, f)
+					c.Item.Subject, c.Item.TopicTags, c.Supersedes = old.Subject, old.TopicTags, old.UID
+					acc.addItem(c, &res)
+					changes.add(c.Item)
+					continue
+				}
 				f, ok := r.matchItem(mc, part)
 				if !ok && !part.question {
 					// "Do we have a rollback plan?" "Not yet, I'll write
@@ -124,7 +132,9 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 					}
 				}
 				if ok {
-					acc.addItem(r.candidate(mc, b, f), &res)
+					c := r.candidate(mc, b, f)
+					acc.addItem(c, &res)
+					changes.add(c.Item)
 				}
 			}
 			for _, f := range r.matchFacts(mc, s) {
@@ -236,6 +246,9 @@ type found struct {
 	status string
 	// owner is who is to do an action, when the sentence says.
 	owner string
+	// due is an action's due date when the text does not say it with a
+	// deadline word (a task moved "to May 18").
+	due string
 }
 
 // candidate turns a recognised item into a candidate of the batch: its
@@ -266,6 +279,9 @@ func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
 		ThreadID:   b.ThreadID,
 	}
 	if f.typ == tenure.StateAction {
+		if due == "" {
+			due = f.due
+		}
 		it.Owner, it.Due = f.owner, due
 	}
 	it.Subject, it.Value = slot.Parse(it.Type, it.Text)
