@@ -30,6 +30,7 @@ func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 	}
 	text, due := monthDays(text, ref)
 	text, due = ordinalDays(text, ref, due)
+	text, due = monthsAhead(text, ref, due)
 	var b strings.Builder
 	rest := text
 	for _, d := range r.resolve(text, ref) {

@@ -1,0 +1,37 @@
+package extract_test
+
+import (
+	"testing"
+
+	"github.com/tenure-dev/tenure"
+	"github.com/tenure-dev/tenure/extract"
+)
+
+// TestRulesMonthsAhead: a month a deadline or a plan names without a year
+// is this year's, or the next year's once it has passed (the messages are
+// written on 8 May 2023), and after "by", "before", "until" it is when a
+// task is due, at the month's precision. A month with its day or year, a
+// name ("June Carter"), and "may" the verb are left as they are.
+func TestRulesMonthsAhead(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, tc := range []struct{ content, text, due string }{
+		{"Tomasz will handle the band by the end of March.", "Handle the band by the end of March 2024", "2024-03"},
+		{"I'll finish the audit by June.", "Finish the audit by June 2023", "2023-06"},
+		{"I'll renew the lease before September.", "Renew the lease before September 2023", "2023-09"},
+		{"I'll cover the front desk until January.", "Cover the front desk until January 2024", "2024-01"},
+		{"I'll finish the audit by June 30.", "Finish the audit by 30 June 2023", "2023-06-30"},
+		{"I'll finish the audit by June 2024.", "Finish the audit by June 2024", "2024-06"},
+		{"I'll send the draft to be reviewed by June Carter.", "Send the draft to be reviewed by June Carter", ""},
+	} {
+		t.Run(tc.content, func(t *testing.T) {
+			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{say("m1", tc.content)}})
+			if len(res.Items) != 1 {
+				t.Fatalf("want one item, got %v", items(res))
+			}
+			it := res.Items[0].Item
+			if it.Type != tenure.StateAction || it.Text != tc.text || it.Due != tc.due {
+				t.Errorf("got %s %q due %q, want action %q due %q", it.Type, it.Text, it.Due, tc.text, tc.due)
+			}
+		})
+	}
+}
