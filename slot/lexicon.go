@@ -118,6 +118,14 @@ var synonyms = map[string]string{
 	"taller": "height", "deeper": "depth", "shallower": "depth", "longer": "length", "shorter": "length",
 }
 
+// chargeVerbs and sellVerbs set or state the price of what an item is
+// about; with an amount of money they say what "cost" does ("charge £7 a
+// jar", "a jar sells for £8").
+var (
+	chargeVerbs = fields(`charge charges charged charging`)
+	sellVerbs   = fields(`sell sells sold selling`)
+)
+
 // lightVerbs are the stems of verbs that say little of what is done to
 // their object: the rest of the item says it.
 var lightVerbs = fields(`put handl deal sort`)
