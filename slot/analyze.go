@@ -39,6 +39,10 @@ type Facet struct {
 	Text string
 	// at is the index of its first token.
 	at int
+	// strict is set for a bound that excludes its value ("over 21",
+	// "fewer than 3"), against one that includes it ("at least 22", "at
+	// most 2").
+	strict bool
 }
 
 // Word is a content word of an item.

@@ -355,22 +355,48 @@ func complementary(a, b []Facet) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	turned := 0
+	flips := 0
 	for i, x := range a {
 		y := b[i]
 		key := x.Key == y.Key || strings.HasPrefix(x.Key, "#") && strings.HasPrefix(y.Key, "#")
-		if x.Kind != y.Kind || !key || x.Value != y.Value {
+		if x.Kind != y.Kind || !key {
 			return false
 		}
 		switch {
 		case x.Bound == y.Bound && x.Bound != boundMax && x.Bound != boundMin:
+			if x.Value != y.Value {
+				return false
+			}
 		case x.Bound == boundMax && y.Bound == boundMin, x.Bound == boundMin && y.Bound == boundMax:
-			turned++
+			// "Nobody under 11 can ride" turned over is "at least 11",
+			// which "over 10" is too.
+			t := turned(y)
+			t.Key = x.Key
+			if x.Value != t.Value && inclusive(x) != inclusive(t) {
+				return false
+			}
+			flips++
 		default:
 			return false
 		}
 	}
-	return turned > 0
+	return flips > 0
+}
+
+// turned is f with its bound turned over: the negation of a strict bound
+// includes its value ("not under 16" is "at least 16"), that of an
+// inclusive one excludes it.
+func turned(f Facet) Facet {
+	switch f.Bound {
+	case boundMax:
+		f.Bound = boundMin
+	case boundMin:
+		f.Bound = boundMax
+	default:
+		return f
+	}
+	f.strict = !f.strict
+	return f
 }
 
 // complement is x with its polarity and its bounds turned over, in its
@@ -395,12 +421,7 @@ func (a Analysis) complement() Analysis {
 	a.Negated = !a.Negated
 	a.Facets = slices.Clone(a.Facets)
 	for i, f := range a.Facets {
-		switch f.Bound {
-		case boundMax:
-			a.Facets[i].Bound = boundMin
-		case boundMin:
-			a.Facets[i].Bound = boundMax
-		}
+		a.Facets[i] = turned(f)
 	}
 	return a
 }

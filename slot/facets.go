@@ -376,6 +376,7 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	var from int
 	var flipped bool
 	f.Bound, from, flipped = s.boundBefore(i)
+	f.strict = !flipped && strictBounds[strings.ToLower(s.text(from, i))]
 	if f.Bound != "" && from < i && strings.HasPrefix(f.Key, "#") {
 		// A bare number is keyed by the word before it, and the bound's
 		// words are not that word: "must be over 16" and "must be at

@@ -361,10 +361,26 @@ var boundPhrases = func() map[string]string {
 	for _, p := range []string{"over", "above", "more than", "at least", "no less than", "not less than",
 		"longer than", "later than", "greater than", "higher than", "bigger than", "larger than",
 		"minimum of", "a minimum of", "min", "minimum", "no fewer than", "heavier than", "wider than",
-		"taller than", "deeper than", "faster than"} {
+		"taller than", "deeper than", "faster than", "older than"} {
 		m[p] = boundMin
 	}
+	m["younger than"] = boundMax
 	m["exceed"] = boundMin
+	return m
+}()
+
+// strictBounds are the bound phrases that exclude the value they bound:
+// "over 21" is "at least 22" in whole numbers. The rest ("at least", "up
+// to", "no more than", "within", a limit) include it.
+var strictBounds = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range []string{"under", "below", "less than", "fewer than", "shorter than", "earlier than",
+		"lower than", "smaller than", "cheaper than", "lighter than", "narrower than", "shallower than",
+		"slower than", "younger than", "over", "above", "more than", "longer than", "later than",
+		"greater than", "higher than", "bigger than", "larger than", "heavier than", "wider than",
+		"taller than", "deeper than", "faster than", "older than", "exceed"} {
+		m[p] = true
+	}
 	return m
 }()
 
