@@ -39,6 +39,9 @@ type Facet struct {
 	Text string
 	// at is the index of its first token.
 	at int
+	// noun is the token of the noun a count counts, which stays a word of
+	// the frame ("two approvals").
+	noun int
 	// strict is set for a bound that excludes its value ("over 21",
 	// "fewer than 3"), against one that includes it ("at least 22", "at
 	// most 2").

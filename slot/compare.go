@@ -186,6 +186,7 @@ func Compare(old, c *Item, cues Cues) Result {
 	}
 	old, c = asHandover(old, c), asHandover(c, old)
 	old, c = asDated(old, c), asDated(c, old)
+	c = asCounting(old, c)
 	if old.Negated != c.Negated && complementary(old.Facets, c.Facets) {
 		// "Volunteers must be over 16" is "Nobody under 16 can
 		// volunteer": a negation that turns every bound over is no
@@ -334,6 +335,44 @@ func asDated(x, other *Item) *Item {
 		return &y
 	}
 	return x
+}
+
+// asCounting returns c with a count it states keyed as one of old's
+// when the two count one thing with other nouns: the same bound, and the
+// noun one counts is a word of the other ("Pull requests need two
+// approvals" counts what "every PR must be approved by two reviewers"
+// does, and "three managers" would change it). Two counts of things
+// neither names otherwise are two ("two engineers", "two designers").
+func asCounting(old, c *Item) *Item {
+	og, cg := facetGroups(old.Facets), facetGroups(c.Facets)
+	for i, f := range c.Facets {
+		if _, ok := og[string(f.Kind)+"|"+f.Key]; ok || !strings.HasPrefix(f.Key, "count:") {
+			continue
+		}
+		for _, g := range old.Facets {
+			if _, ok := cg[string(g.Kind)+"|"+g.Key]; ok || !strings.HasPrefix(g.Key, "count:") || g.Bound != f.Bound {
+				continue
+			}
+			if !countedIn(g, old, c) && !countedIn(f, c, old) {
+				continue
+			}
+			y := *c
+			y.Facets = slices.Clone(c.Facets)
+			y.Facets[i].Key = g.Key
+			return &y
+		}
+	}
+	return c
+}
+
+// countedIn reports whether the noun that f, a count of x, counts is a
+// word of other's frame, or derives from one ("two signatures", "signed
+// by two managers").
+func countedIn(f Facet, x, other *Item) bool {
+	k := slices.IndexFunc(x.Frame, func(w Word) bool { return w.at == f.noun })
+	return k >= 0 && slices.ContainsFunc(other.Frame, func(w Word) bool {
+		return containsWord([]Word{w}, x.Frame[k]) || related(w, x.Frame[k])
+	})
 }
 
 // dateWord is the date value of a weekday or a month named by w, or "".

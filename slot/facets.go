@@ -330,6 +330,7 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 		// hardcover copies" counts copies, as "5,000 copies" does.
 		head = s.countedHead(i + 1)
 		f.Key = "count:" + stem(s.low(head))
+		f.noun = head
 	case i > 0 && s.isName(i-1):
 		return Facet{Kind: Version, Key: s.canon(i - 1), Value: w, Text: s.text(i-1, i+1)}, 1
 	case (s.low(i+1) == "to" || s.low(i+1) == "and") && isNumber(s.low(i+2)):
