@@ -65,6 +65,9 @@ type Word struct {
 	// counted is set for the noun a question asks the number or amount
 	// of ("How many guests ...").
 	counted bool
+	// opens is set for a noun that opens the item as its subject: the
+	// first content word, before any verb ("All riders must ...").
+	opens bool
 }
 
 // Analysis is what Compare reads of an item's text.
@@ -382,6 +385,9 @@ func (s *scanner) scan() {
 	s.limits()
 	s.measureNouns()
 	s.markCounted()
+	if len(s.a.Frame) > 0 && !s.a.Frame[0].Verb && !s.a.Frame[0].Name {
+		s.a.Frame[0].opens = true
+	}
 }
 
 // markCounted marks the noun after "how many" or "how much" in a

@@ -245,6 +245,14 @@ func Compare(old, c *Item, cues Cues) Result {
 		res.Relation, res.Reason = Same, "paraphrase"
 		return res
 	}
+	if !same && (why != "subject" || old.textSubject && c.textSubject) && paraphrasedChange(old, c, d, cues) {
+		// The same thing said with other predicates, and another value
+		// of it.
+		if reason := changed(old, c, d); reason != "" {
+			res.Relation, res.Reason = Changed, reason
+			return res
+		}
+	}
 	if !same {
 		res.Relation, res.Reason = Different, "subject"
 		return res
@@ -386,9 +394,9 @@ func dateWord(w string) string {
 	return ""
 }
 
-// complementary reports whether b holds a's facets with every bound
-// turned over (a maximum for a minimum), at least one of them, and
-// nothing else. Bare numbers are keyed by the word before them, which a
+// complementary reports whether b holds a's kinds of facets with every
+// bound turned over (a maximum for a minimum), at least one of them, and
+// the same values where there is no bound. Bare numbers are keyed by the word before them, which a
 // turned-over statement words otherwise, so any two of them match.
 func complementary(a, b []Facet) bool {
 	if len(a) != len(b) {
@@ -407,13 +415,8 @@ func complementary(a, b []Facet) bool {
 				return false
 			}
 		case x.Bound == boundMax && y.Bound == boundMin, x.Bound == boundMin && y.Bound == boundMax:
-			// "Nobody under 11 can ride" turned over is "at least 11",
-			// which "over 10" is too.
-			t := turned(y)
-			t.Key = x.Key
-			if x.Value != t.Value && inclusive(x) != inclusive(t) {
-				return false
-			}
+			// Whether the bound moved too ("Nobody under 12 can ride"
+			// after "Riders must be over 10") the values say.
 			flips++
 		default:
 			return false
