@@ -158,8 +158,9 @@ const target = 0.95
 var heldFloors = map[string]struct {
 	supersedePrecision, supersedeRecall, mergePrecision, mergeRecall float64
 }{
-	// Measured after the seventh round (docs/benchmarks.md, "Round 7");
-	// the floors are those numbers less about one case.
+	// Measured after the seventh round (docs/benchmarks.md, "Round 7"),
+	// unchanged by the eighth; the floors are those numbers less about
+	// one case.
 	"held":  {0.95, 0.95, 0.95, 0.92},
 	"held3": {0.92, 0.92, 0.95, 0.76},
 	"held4": {0.95, 0.90, 0.95, 0.85},
@@ -182,11 +183,13 @@ var heldFloors = map[string]struct {
 	// 0.73/0.80, one changed value merged; after it: merge 0.90/0.78,
 	// supersede 0.73/0.80, the same one merged. Then exposed, and tuned
 	// on (numbers that label a noun, "every hour"): merge 0.94/0.86,
-	// supersede 0.94/0.85, none merged.
-	"held8": {0.90, 0.80, 0.90, 0.83},
+	// supersede 0.94/0.85, none merged; after the eighth (prices): merge
+	// 0.94/0.86, supersede 0.95/1.00.
+	"held8": {0.90, 0.95, 0.90, 0.83},
 	// First look, before the eighth round: merge 0.96/0.61 (23/24,
-	// 23/38), supersede 0.70/0.70 (14/20, 14/20), none merged.
-	"held9": {0.65, 0.65, 0.91, 0.57},
+	// 23/38), supersede 0.70/0.70 (14/20, 14/20), none merged; after it:
+	// merge 0.96/0.61, supersede 0.73/0.80 (16/22, 16/20), none merged.
+	"held9": {0.68, 0.75, 0.91, 0.57},
 }
 
 // unexposed is the held-out part written for the current round: its
