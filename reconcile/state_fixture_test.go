@@ -26,8 +26,9 @@ type stateCase struct {
 	// once before it, as its first look, never tuned on), "held6"
 	// (other domains again, written before the fifth round, likewise) or
 	// "held7" (six other domains, written before the sixth round,
-	// likewise) or "held8" (six other domains, written before the
-	// seventh round, likewise).
+	// likewise), "held8" (six other domains, written before the
+	// seventh round, likewise) or "held9" (six other domains, written
+	// before the eighth round, likewise).
 	Split  string `json:"split"`
 	Domain string `json:"domain"`
 	// Kind is what the pair is: restatement, paraphrase, status,
@@ -157,8 +158,9 @@ const target = 0.95
 var heldFloors = map[string]struct {
 	supersedePrecision, supersedeRecall, mergePrecision, mergeRecall float64
 }{
-	// Measured after the seventh round (docs/benchmarks.md, "Round 7");
-	// the floors are those numbers less about one case.
+	// Measured after the seventh round (docs/benchmarks.md, "Round 7"),
+	// unchanged by the eighth; the floors are those numbers less about
+	// one case.
 	"held":  {0.95, 0.95, 0.95, 0.92},
 	"held3": {0.92, 0.92, 0.95, 0.76},
 	"held4": {0.95, 0.90, 0.95, 0.85},
@@ -181,15 +183,25 @@ var heldFloors = map[string]struct {
 	// 0.73/0.80, one changed value merged; after it: merge 0.90/0.78,
 	// supersede 0.73/0.80, the same one merged. Then exposed, and tuned
 	// on (numbers that label a noun, "every hour"): merge 0.94/0.86,
-	// supersede 0.94/0.85, none merged.
-	"held8": {0.90, 0.80, 0.90, 0.83},
+	// supersede 0.94/0.85, none merged; after the eighth (prices): merge
+	// 0.94/0.86, supersede 0.95/1.00.
+	"held8": {0.90, 0.95, 0.90, 0.83},
+	// First look, before the eighth round: merge 0.96/0.61 (23/24,
+	// 23/38), supersede 0.70/0.70 (14/20, 14/20), none merged; after it:
+	// merge 0.96/0.61, supersede 0.73/0.80 (16/22, 16/20), none merged.
+	"held9": {0.68, 0.75, 0.91, 0.57},
 }
+
+// unexposed is the held-out part written for the current round: its
+// totals are reported, its cases are never logged, so that no rule is
+// tuned on it. The next round exposes it.
+const unexposed = "held9"
 
 // TestStateFixture measures DecideState against testdata/state_cases.jsonl
 // and reports precision and recall per action on each part. The targets
 // hold on the held-out part, and no changed value is merged in either.
-// Mistakes are logged for the development part only: the held-out part is
-// not looked at case by case, so that nothing is tuned on it.
+// Mistakes are logged for every part but the unexposed one, which is not
+// looked at case by case, so that nothing is tuned on it.
 func TestStateFixture(t *testing.T) {
 	cases := readStateCases(t)
 	held := 0
@@ -201,7 +213,7 @@ func TestStateFixture(t *testing.T) {
 	if len(cases) < 200 || float64(held) < 0.3*float64(len(cases)) {
 		t.Fatalf("fixture has %d cases, %d held out; want at least 200, 30%% held out", len(cases), held)
 	}
-	splits := []string{"dev", "held", "held3", "held4", "held5", "held6", "held7", "held8"}
+	splits := []string{"dev", "held", "held3", "held4", "held5", "held6", "held7", "held8", "held9"}
 	scores := map[string]actionScores{}
 	for _, s := range splits {
 		scores[s] = actionScores{}
@@ -217,7 +229,7 @@ func TestStateFixture(t *testing.T) {
 		if changesValue(c.Kind) && d.Action == reconcile.StateMerge {
 			mergedChanges[c.Split]++
 		}
-		if got != c.Want {
+		if got != c.Want && c.Split != unexposed {
 			t.Logf("%s %s %s: got %s (%s), want %s\n    old %q\n    new %q\n    msg %q", c.ID, c.Kind, c.Existing.Type,
 				got, d.Reason, c.Want, c.Existing.Text, c.New.Text, c.Message)
 		}

@@ -32,8 +32,39 @@ import (
 // a change.
 func paraphrased(old, c *Item, d frameDiff, cues Cues) bool {
 	if old.Negated != c.Negated || cues.Reversal != "" || cues.Additive || len(cues.Instead) > 0 || len(c.Instead) > 0 ||
-		c.InsteadCue || old.recipient != "" || c.recipient != "" || len(d.namesA) > 0 || len(d.namesB) > 0 ||
-		!sameFacets(old.Facets, c.Facets) {
+		c.InsteadCue || !sameFacets(old.Facets, c.Facets) {
+		return false
+	}
+	return aligned(old, c, d, len(facetGroups(old.Facets)))
+}
+
+// paraphrasedChange reports whether c says with other predicates what
+// old says of one thing, with another value: the alignment of
+// paraphrased holds on what they share besides that value, the items
+// state values of the same kinds and have one polarity, and the message
+// does not add ("Every expense claim needs two signatures", "Expense
+// claims must be signed by three managers"). A polarity that differs
+// between paraphrases may be said by a word of the other ("fast", "no
+// food"): it is no sure change.
+func paraphrasedChange(old, c *Item, d frameDiff, cues Cues) bool {
+	if old.Negated != c.Negated || cues.Additive || !sameFacetKeys(old.Facets, c.Facets) {
+		return false
+	}
+	ga, gb := facetGroups(old.Facets), facetGroups(c.Facets)
+	ia, ib := inclusiveGroups(old.Facets), inclusiveGroups(c.Facets)
+	same := 0
+	for k := range ga {
+		if sameGroup(ga, gb, ia, ib, k) {
+			same++
+		}
+	}
+	return aligned(old, c, d, same)
+}
+
+// aligned is the alignment of paraphrased: values is how many values
+// the items share.
+func aligned(old, c *Item, d frameDiff, values int) bool {
+	if old.recipient != "" || c.recipient != "" || len(d.namesA) > 0 || len(d.namesB) > 0 {
 		return false
 	}
 	onlyA, onlyB, paired := pairRelated(old.Frame, c.Frame, d.onlyA, d.onlyB)
@@ -42,7 +73,7 @@ func paraphrased(old, c *Item, d frameDiff, cues Cues) bool {
 	if thingA && thingB {
 		return false
 	}
-	anchors := len(facetGroups(old.Facets)) + d.shared + paired
+	anchors := values + d.shared + paired
 	if anchors < minAlignAnchors {
 		return false
 	}
@@ -53,6 +84,21 @@ func paraphrased(old, c *Item, d frameDiff, cues Cues) bool {
 		return false
 	}
 	return !minimalPair(old.Frame, c.Frame, onlyA, onlyB)
+}
+
+// sameFacetKeys reports whether a and b state values of the same keys,
+// and at least one.
+func sameFacetKeys(a, b []Facet) bool {
+	ga, gb := facetGroups(a), facetGroups(b)
+	if len(ga) == 0 || len(ga) != len(gb) {
+		return false
+	}
+	for k := range ga {
+		if _, ok := gb[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // isVerb reports whether w is a plain word that is not a noun.

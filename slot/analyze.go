@@ -39,6 +39,13 @@ type Facet struct {
 	Text string
 	// at is the index of its first token.
 	at int
+	// noun is the token of the noun a count counts, which stays a word of
+	// the frame ("two approvals").
+	noun int
+	// strict is set for a bound that excludes its value ("over 21",
+	// "fewer than 3"), against one that includes it ("at least 22", "at
+	// most 2").
+	strict bool
 }
 
 // Word is a content word of an item.
@@ -58,6 +65,9 @@ type Word struct {
 	// counted is set for the noun a question asks the number or amount
 	// of ("How many guests ...").
 	counted bool
+	// opens is set for a noun that opens the item as its subject: the
+	// first content word, before any verb ("All riders must ...").
+	opens bool
 }
 
 // Analysis is what Compare reads of an item's text.
@@ -375,6 +385,9 @@ func (s *scanner) scan() {
 	s.limits()
 	s.measureNouns()
 	s.markCounted()
+	if len(s.a.Frame) > 0 && !s.a.Frame[0].Verb && !s.a.Frame[0].Name {
+		s.a.Frame[0].opens = true
+	}
 }
 
 // markCounted marks the noun after "how many" or "how much" in a

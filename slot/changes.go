@@ -1,7 +1,9 @@
 package slot
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -110,10 +112,57 @@ func sameName(a, b string) bool {
 // facetGroups maps each facet key to its values (bound and value), in a
 // comparable form.
 func facetGroups(fs []Facet) map[string][]string {
+	return groupFacets(fs, func(f Facet) string { return f.Value })
+}
+
+// inclusiveGroups is facetGroups with every strict bound of whole
+// numbers read as the inclusive bound it is: "over 21" as "at least 22",
+// "fewer than 3" as "at most 2".
+func inclusiveGroups(fs []Facet) map[string][]string {
+	return groupFacets(fs, inclusive)
+}
+
+// sameGroup reports whether two items' values of key k are the same,
+// as written or as inclusive bounds: "over 18" and "at least 18" are said
+// for one rule as often as "over 21" and "at least 22" are.
+func sameGroup(ga, gb, ia, ib map[string][]string, k string) bool {
+	return slices.Equal(ga[k], gb[k]) || slices.Equal(ia[k], ib[k])
+}
+
+// inclusive is f's value as an inclusive bound: a strict bound on a whole
+// number of things counted one by one moves by one ("over 21" is "at
+// least 22"); any other value is as it is.
+func inclusive(f Facet) string {
+	if !f.strict || f.Kind != Quantity || !countedOneByOne(f.Key) {
+		return f.Value
+	}
+	v, err := strconv.ParseFloat(f.Value, 64)
+	if err != nil || v != math.Trunc(v) {
+		return f.Value
+	}
+	switch f.Bound {
+	case boundMin:
+		v++
+	case boundMax:
+		v--
+	}
+	return fmtNum(v)
+}
+
+// countedOneByOne reports whether a quantity of key k counts whole
+// things (people, times, nights, a counted noun, a bare number) rather
+// than measuring an amount that has fractions (money, time, weight).
+func countedOneByOne(k string) bool {
+	return strings.HasPrefix(k, "count:") || strings.HasPrefix(k, "#") || k == "person" || k == "times" || k == "night"
+}
+
+// groupFacets maps each facet key to its values, bound and value as value
+// reads it, sorted.
+func groupFacets(fs []Facet, value func(Facet) string) map[string][]string {
 	m := map[string][]string{}
 	for _, f := range fs {
 		k := string(f.Kind) + "|" + f.Key
-		v := f.Bound + ":" + f.Value
+		v := f.Bound + ":" + value(f)
 		if !slices.Contains(m[k], v) {
 			m[k] = append(m[k], v)
 		}
@@ -138,9 +187,10 @@ func sharesFacetKey(a, b []Facet) bool {
 // between a and b, or returns "".
 func facetChange(a, b []Facet) string {
 	ga, gb := facetGroups(a), facetGroups(b)
+	ia, ib := inclusiveGroups(a), inclusiveGroups(b)
 	for _, f := range b {
 		k := string(f.Kind) + "|" + f.Key
-		if va, ok := ga[k]; ok && !slices.Equal(va, gb[k]) {
+		if _, ok := ga[k]; ok && !sameGroup(ga, gb, ia, ib, k) {
 			return string(f.Kind)
 		}
 	}

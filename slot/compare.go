@@ -186,6 +186,7 @@ func Compare(old, c *Item, cues Cues) Result {
 	}
 	old, c = asHandover(old, c), asHandover(c, old)
 	old, c = asDated(old, c), asDated(c, old)
+	c = asCounting(old, c)
 	if old.Negated != c.Negated && complementary(old.Facets, c.Facets) {
 		// "Volunteers must be over 16" is "Nobody under 16 can
 		// volunteer": a negation that turns every bound over is no
@@ -243,6 +244,14 @@ func Compare(old, c *Item, cues Cues) Result {
 		// (align.go); only a restatement is read this way.
 		res.Relation, res.Reason = Same, "paraphrase"
 		return res
+	}
+	if !same && (why != "subject" || old.textSubject && c.textSubject) && paraphrasedChange(old, c, d, cues) {
+		// The same thing said with other predicates, and another value
+		// of it.
+		if reason := changed(old, c, d); reason != "" {
+			res.Relation, res.Reason = Changed, reason
+			return res
+		}
 	}
 	if !same {
 		res.Relation, res.Reason = Different, "subject"
@@ -336,6 +345,44 @@ func asDated(x, other *Item) *Item {
 	return x
 }
 
+// asCounting returns c with a count it states keyed as one of old's
+// when the two count one thing with other nouns: the same bound, and the
+// noun one counts is a word of the other ("Pull requests need two
+// approvals" counts what "every PR must be approved by two reviewers"
+// does, and "three managers" would change it). Two counts of things
+// neither names otherwise are two ("two engineers", "two designers").
+func asCounting(old, c *Item) *Item {
+	og, cg := facetGroups(old.Facets), facetGroups(c.Facets)
+	for i, f := range c.Facets {
+		if _, ok := og[string(f.Kind)+"|"+f.Key]; ok || !strings.HasPrefix(f.Key, "count:") {
+			continue
+		}
+		for _, g := range old.Facets {
+			if _, ok := cg[string(g.Kind)+"|"+g.Key]; ok || !strings.HasPrefix(g.Key, "count:") || g.Bound != f.Bound {
+				continue
+			}
+			if !countedIn(g, old, c) && !countedIn(f, c, old) {
+				continue
+			}
+			y := *c
+			y.Facets = slices.Clone(c.Facets)
+			y.Facets[i].Key = g.Key
+			return &y
+		}
+	}
+	return c
+}
+
+// countedIn reports whether the noun that f, a count of x, counts is a
+// word of other's frame, or derives from one ("two signatures", "signed
+// by two managers").
+func countedIn(f Facet, x, other *Item) bool {
+	k := slices.IndexFunc(x.Frame, func(w Word) bool { return w.at == f.noun })
+	return k >= 0 && slices.ContainsFunc(other.Frame, func(w Word) bool {
+		return containsWord([]Word{w}, x.Frame[k]) || related(w, x.Frame[k])
+	})
+}
+
 // dateWord is the date value of a weekday or a month named by w, or "".
 func dateWord(w string) string {
 	if wd := weekdays[w]; wd != "" {
@@ -347,30 +394,51 @@ func dateWord(w string) string {
 	return ""
 }
 
-// complementary reports whether b holds a's facets with every bound
-// turned over (a maximum for a minimum), at least one of them, and
-// nothing else. Bare numbers are keyed by the word before them, which a
+// complementary reports whether b holds a's kinds of facets with every
+// bound turned over (a maximum for a minimum), at least one of them, and
+// the same values where there is no bound. Bare numbers are keyed by the word before them, which a
 // turned-over statement words otherwise, so any two of them match.
 func complementary(a, b []Facet) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	turned := 0
+	flips := 0
 	for i, x := range a {
 		y := b[i]
 		key := x.Key == y.Key || strings.HasPrefix(x.Key, "#") && strings.HasPrefix(y.Key, "#")
-		if x.Kind != y.Kind || !key || x.Value != y.Value {
+		if x.Kind != y.Kind || !key {
 			return false
 		}
 		switch {
 		case x.Bound == y.Bound && x.Bound != boundMax && x.Bound != boundMin:
+			if x.Value != y.Value {
+				return false
+			}
 		case x.Bound == boundMax && y.Bound == boundMin, x.Bound == boundMin && y.Bound == boundMax:
-			turned++
+			// Whether the bound moved too ("Nobody under 12 can ride"
+			// after "Riders must be over 10") the values say.
+			flips++
 		default:
 			return false
 		}
 	}
-	return turned > 0
+	return flips > 0
+}
+
+// turned is f with its bound turned over: the negation of a strict bound
+// includes its value ("not under 16" is "at least 16"), that of an
+// inclusive one excludes it.
+func turned(f Facet) Facet {
+	switch f.Bound {
+	case boundMax:
+		f.Bound = boundMin
+	case boundMin:
+		f.Bound = boundMax
+	default:
+		return f
+	}
+	f.strict = !f.strict
+	return f
 }
 
 // complement is x with its polarity and its bounds turned over, in its
@@ -395,12 +463,7 @@ func (a Analysis) complement() Analysis {
 	a.Negated = !a.Negated
 	a.Facets = slices.Clone(a.Facets)
 	for i, f := range a.Facets {
-		switch f.Bound {
-		case boundMax:
-			a.Facets[i].Bound = boundMin
-		case boundMin:
-			a.Facets[i].Bound = boundMax
-		}
+		a.Facets[i] = turned(f)
 	}
 	return a
 }

@@ -51,7 +51,7 @@ func year(w string) (int, bool) {
 func (s *scanner) dateAt(i int) (Facet, int) {
 	j := i
 	if _, ok := weekdays[s.low(j)]; ok {
-		if _, ok := months[s.low(j+1)]; ok {
+		if s.month(j+1) != 0 {
 			j++
 		} else if _, ok := dayOfMonth(s.low(j + 1)); ok {
 			j++
@@ -63,10 +63,10 @@ func (s *scanner) dateAt(i int) (Facet, int) {
 		if s.low(k) == "of" {
 			k++
 		}
-		if mo, ok := months[s.low(k)]; ok {
+		if mo := s.month(k); mo != 0 {
 			d, m, n = day, mo, k+1-i
 		}
-	} else if mo, ok := months[s.low(j)]; ok {
+	} else if mo := s.month(j); mo != 0 {
 		if day, ok := dayOfMonth(s.low(j + 1)); ok {
 			d, m, n = day, mo, j+2-i
 		} else if yr, ok := year(s.low(j + 1)); ok {
@@ -82,6 +82,19 @@ func (s *scanner) dateAt(i int) (Facet, int) {
 		n++
 	}
 	return Facet{Kind: Date, Key: "date", Value: v, Text: s.text(i, i+n)}, n
+}
+
+// month is the month token k names, or 0. "may" in lower case is the
+// modal unless a year follows it: "nobody under 12 may climb" names no
+// date.
+func (s *scanner) month(k int) int {
+	mo := months[s.low(k)]
+	if mo == 5 && k < len(s.toks) && s.toks[k].raw == "may" {
+		if _, ok := year(s.low(k + 1)); !ok {
+			return 0
+		}
+	}
+	return mo
 }
 
 func two(n int) string {
@@ -330,6 +343,7 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 		// hardcover copies" counts copies, as "5,000 copies" does.
 		head = s.countedHead(i + 1)
 		f.Key = "count:" + stem(s.low(head))
+		f.noun = head
 	case i > 0 && s.isName(i-1):
 		return Facet{Kind: Version, Key: s.canon(i - 1), Value: w, Text: s.text(i-1, i+1)}, 1
 	case (s.low(i+1) == "to" || s.low(i+1) == "and") && isNumber(s.low(i+2)):
@@ -376,6 +390,7 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	var from int
 	var flipped bool
 	f.Bound, from, flipped = s.boundBefore(i)
+	f.strict = !flipped && strictBounds[strings.ToLower(s.text(from, i))]
 	if f.Bound != "" && from < i && strings.HasPrefix(f.Key, "#") {
 		// A bare number is keyed by the word before it, and the bound's
 		// words are not that word: "must be over 16" and "must be at
@@ -573,8 +588,8 @@ func (s *scanner) relativeDateAt(i int) (Facet, int) {
 			n = 2
 		}
 		return date("wd:"+weekdays[w], n)
-	case months[w] != 0:
-		return date("m:"+strconv.Itoa(months[w]), 1)
+	case s.month(i) != 0:
+		return date("m:"+strconv.Itoa(s.month(i)), 1)
 	case relativeDays[w] && !dayWords[w]:
 		return date("rel:"+w, 1)
 	case len(w) == 2 && w[0] == 'q' && w[1] >= '1' && w[1] <= '4':

@@ -82,7 +82,8 @@ func splitNames(ws []Word) (plain, names []Word) {
 // takes ..." opens a sentence, "... to Ines" does not).
 func containsWord(ws []Word, w Word) bool {
 	return slices.ContainsFunc(ws, func(x Word) bool {
-		return sameStem(x.Stem, w.Stem) || x.Name != w.Name && strings.EqualFold(x.Text, w.Text) || synonymous(x, w)
+		return sameStem(x.Stem, w.Stem) || x.Name != w.Name && strings.EqualFold(x.Text, w.Text) || synonymous(x, w) ||
+			agentOf(x, w) || agentOf(w, x)
 	})
 }
 

@@ -118,6 +118,14 @@ var synonyms = map[string]string{
 	"taller": "height", "deeper": "depth", "shallower": "depth", "longer": "length", "shorter": "length",
 }
 
+// chargeVerbs and sellVerbs set or state the price of what an item is
+// about; with an amount of money they say what "cost" does ("charge £7 a
+// jar", "a jar sells for £8").
+var (
+	chargeVerbs = fields(`charge charges charged charging`)
+	sellVerbs   = fields(`sell sells sold selling`)
+)
+
 // lightVerbs are the stems of verbs that say little of what is done to
 // their object: the rest of the item says it.
 var lightVerbs = fields(`put handl deal sort`)
@@ -353,10 +361,26 @@ var boundPhrases = func() map[string]string {
 	for _, p := range []string{"over", "above", "more than", "at least", "no less than", "not less than",
 		"longer than", "later than", "greater than", "higher than", "bigger than", "larger than",
 		"minimum of", "a minimum of", "min", "minimum", "no fewer than", "heavier than", "wider than",
-		"taller than", "deeper than", "faster than"} {
+		"taller than", "deeper than", "faster than", "older than"} {
 		m[p] = boundMin
 	}
+	m["younger than"] = boundMax
 	m["exceed"] = boundMin
+	return m
+}()
+
+// strictBounds are the bound phrases that exclude the value they bound:
+// "over 21" is "at least 22" in whole numbers. The rest ("at least", "up
+// to", "no more than", "within", a limit) include it.
+var strictBounds = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range []string{"under", "below", "less than", "fewer than", "shorter than", "earlier than",
+		"lower than", "smaller than", "cheaper than", "lighter than", "narrower than", "shallower than",
+		"slower than", "younger than", "over", "above", "more than", "longer than", "later than",
+		"greater than", "higher than", "bigger than", "larger than", "heavier than", "wider than",
+		"taller than", "deeper than", "faster than", "older than", "exceed"} {
+		m[p] = true
+	}
 	return m
 }()
 

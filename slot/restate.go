@@ -128,8 +128,9 @@ func sameFacets(a, b []Facet) bool {
 	if len(ga) != len(gb) {
 		return false
 	}
-	for k, va := range ga {
-		if !slices.Equal(va, gb[k]) {
+	ia, ib := inclusiveGroups(a), inclusiveGroups(b)
+	for k := range ga {
+		if _, ok := gb[k]; !ok || !sameGroup(ga, gb, ia, ib, k) {
 			return false
 		}
 	}

@@ -104,3 +104,36 @@ func verbOnly(w Word) bool {
 	return wordnet.Known(f, wordnet.Verb) && !wordnet.Known(f, wordnet.Noun) && !wordnet.Known(f, wordnet.Adjective) &&
 		!wordnet.Known(f, wordnet.Adverb)
 }
+
+// agentCache holds the answers of agentOf.
+var agentCache pairCache
+
+// agentOf reports whether n is the agent noun of the verb v as the
+// subject of an item: a noun for a person that WordNet derives from v and
+// that is v with a suffix ("rider" and "ride", "paddler" and "paddle",
+// "visitor" and "visit"), opening the item. "Riders must be over 10" and
+// "Nobody under 12 can ride" are about one thing, who may ride; "Fix the
+// printer" is not about printing.
+func agentOf(n, v Word) bool {
+	if n.Name || v.Name || n.Verb || !n.opens {
+		return false
+	}
+	a, b := lookupForm(n), lookupForm(v)
+	if a == b || len(b) < minAgentVerb {
+		return false
+	}
+	key := a + ">" + b
+	return agentCache.get(key, "", func() bool {
+		for _, l := range wordnet.Lemmas(b, wordnet.Verb) {
+			if strings.HasPrefix(a, strings.TrimSuffix(l, "e")) && len(a) > len(l) &&
+				wordnet.Class(a, wordnet.Noun) == "noun.person" && wordnet.Derived(a, l) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// minAgentVerb is how long a verb is at least to have its agent noun
+// found by its form.
+const minAgentVerb = 3

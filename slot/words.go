@@ -115,6 +115,12 @@ func (s *scanner) word(i int) {
 		return
 	}
 	st := s.canon(i)
+	if !name && s.statesPrice(i) {
+		// "Charge £85 for a wasp nest removal" says what "Wasp nest
+		// removals cost £85" does: with an amount of money, the verbs
+		// that set or state a price are one.
+		st = "cost"
+	}
 	// After an article a verb's form is a noun or its modifier ("the
 	// draft contract", "the water bill"), and before "is" or "must" it
 	// is the subject ("Rent is due").
@@ -437,4 +443,23 @@ func (s *scanner) isName(i int) bool {
 		return true
 	}
 	return i > 0 && !slices.Contains([]string{".", ":"}, s.toks[i-1].raw[len(s.toks[i-1].raw)-1:])
+}
+
+// statesPrice reports whether token i sets or states the price of what
+// the item is about: "charge" in an item that states an amount of money,
+// and "sell" with the thing sold as its subject ("a jar sells for £8"),
+// not its object ("sell the van for £5,000" is no price of a van that
+// "buy the van for £5,000" states: they are opposites).
+func (s *scanner) statesPrice(i int) bool {
+	w := s.low(i)
+	switch {
+	case chargeVerbs[w]:
+	case sellVerbs[w]:
+		if next := s.low(i + 1); next != "for" && next != "at" {
+			return false
+		}
+	default:
+		return false
+	}
+	return slices.ContainsFunc(s.a.Facets, func(f Facet) bool { return strings.HasPrefix(f.Key, "money:") })
 }
