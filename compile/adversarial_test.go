@@ -234,6 +234,10 @@ func (e *advEnv) request(c *advCase) compile.Request {
 			{ID: "m2", Role: "assistant", Content: c.fill("tail_assistant")},
 			{ID: "m3", Role: "tool", Content: c.fill("tail_tool")},
 			{ID: "m4", Role: "user", Speaker: c.fill("tail_speaker"), Content: "noted " + c.canary("tail_speaker")},
+			// The digested conversation's last turn is the agent's tail, so
+			// that the history does not hold all of it and its rolling
+			// summary is compiled (else it is covered_by_history).
+			{ID: "x7", Role: "user", Speaker: "Eve", Content: "Thanks, that settles it."},
 		},
 		CurrentTurn: c.fill("current_turn"),
 		WorkflowID:  "wf",

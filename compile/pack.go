@@ -139,6 +139,7 @@ func (r *run) pack(ctx context.Context) (int, int, error) {
 		pl.allocated += remaining
 		remaining -= pl.tokens - before
 	}
+	r.dropCoveredSummaries(byKind[SectionState], byKind[SectionHistory])
 	r.fitTotal()
 	r.topUp(truncated)
 	if live, packed := r.liveCount(), r.packedCount(); packed == 0 && live > 0 && r.total == 0 {

@@ -60,11 +60,14 @@ const (
 	// rule's threshold, before the retirement sweep retires it (a pinned
 	// memory never decays out).
 	OmitDecayed OmitReason = "decayed"
+	// OmitCoveredByHistory drops a conversation summary whose messages
+	// the history section holds in full, from the thread's first.
+	OmitCoveredByHistory OmitReason = "covered_by_history"
 )
 
 // OmitReasons lists every omission reason.
 var OmitReasons = []OmitReason{OmitBudget, OmitPermission, OmitScope, OmitSuperseded, OmitOverridden, OmitShadowed, OmitExpired,
-	OmitNotYetValid, OmitArchived, OmitQuarantined, OmitIrrelevant, OmitInactiveTask, OmitDuplicate, OmitOtherThread, OmitRuleOverBudget, OmitDecayed}
+	OmitNotYetValid, OmitArchived, OmitQuarantined, OmitIrrelevant, OmitInactiveTask, OmitDuplicate, OmitOtherThread, OmitRuleOverBudget, OmitDecayed, OmitCoveredByHistory}
 
 // Trace records one compilation.
 type Trace struct {

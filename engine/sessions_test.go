@@ -105,9 +105,16 @@ func stateOf(t *testing.T, st *engine.Engine, p tenure.Principal) tenure.Session
 
 func compileText(t *testing.T, st *engine.Engine, clk *testClock, req compile.Request) string {
 	t.Helper()
+	return compileTextWith(t, st, clk, compile.Options{}, req)
+}
+
+// compileTextWith is compileText with compiler options.
+func compileTextWith(t *testing.T, st *engine.Engine, clk *testClock, opt compile.Options, req compile.Request) string {
+	t.Helper()
 	// A second on: the store's transaction times may run a little ahead
 	// of a clock that stands still.
-	c := compile.New(st, compile.Options{Now: func() time.Time { return clk.Now().Add(time.Second) }})
+	opt.Now = func() time.Time { return clk.Now().Add(time.Second) }
+	c := compile.New(st, opt)
 	env, _, err := c.Compile(t.Context(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +216,9 @@ func testTimeline(t *testing.T, openStore opener) {
 	}
 
 	// t=36min: a new session; the state carries on; the context holds
-	// the latest session summary and the rolling summary.
+	// the latest session summary and the rolling summary when the history
+	// shows only the latest turns, and neither when it shows the whole
+	// conversation (they would only repeat it: covered_by_history).
 	say(t, st, clk, coach, "c", "m5", "user", "Back again.", t0.Add(36*time.Minute))
 	ss = sessionsOf(t, st, coach, tenure.SessionQuery{})
 	if len(ss) != 2 || !ss[0].Active() || ss[0].TurnCount != 1 || ss[1].Active() || ss[0].SessionID == ss[1].SessionID {
@@ -218,7 +227,11 @@ func testTimeline(t *testing.T, openStore opener) {
 	if s := stateOf(t, st, coach); s.MessageCount != 5 {
 		t.Fatalf("t=36min messageCount = %d, want 5", s.MessageCount)
 	}
-	text := compileText(t, st, clk, compile.Request{Principal: coach, Query: "hello", ThreadID: "c", Budget: 2000})
+	req := compile.Request{Principal: coach, Query: "hello", ThreadID: "c", Budget: 2000}
+	if text := compileText(t, st, clk, req); strings.Contains(text, summary.Content) || strings.Contains(text, "summary/c/rolling") {
+		t.Errorf("t=36min the history holds the whole conversation, yet its summaries are compiled:\n%s", text)
+	}
+	text := compileTextWith(t, st, clk, compile.Options{History: compile.HistoryOptions{Recent: 2}}, req)
 	if !strings.Contains(text, summary.Content) {
 		t.Errorf("t=36min context lacks the latest session summary %q:\n%s", summary.Content, text)
 	}
