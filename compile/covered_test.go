@@ -21,7 +21,7 @@ func TestSummaryCoveredByHistory(t *testing.T) {
 	var msgs []tenure.Message
 	for i := range 12 {
 		msgs = append(msgs, tenure.Message{ThreadID: "t1", ID: fmt.Sprintf("m%d", i+1), Role: "user", Speaker: "Ann",
-			Content: fmt.Sprintf("Note %d about the venue shortlist and the catering quotes for the spring offsite.", i+1),
+			Content:   fmt.Sprintf("Note %d about the venue shortlist and the catering quotes for the spring offsite.", i+1),
 			CreatedAt: at.Add(time.Duration(i) * time.Minute)})
 	}
 	if _, err := f.store.AppendMessages(f.ctx, owner, msgs); err != nil {
