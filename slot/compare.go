@@ -83,6 +83,9 @@ type Cues struct {
 	// Instead are the phrases the message says are replaced ("instead of
 	// Redis", ", not Leeds").
 	Instead []string
+	// Withdrawn are the things the message says are off ("the Pavilhão
+	// fell through", "Acme pulled out").
+	Withdrawn []string
 	// words are the message's words, lowercase, without possessives.
 	words map[string]bool
 }
@@ -128,6 +131,7 @@ func ReadCues(message string) Cues {
 	var a Analysis
 	a.cutInstead(message)
 	c.Instead = a.Instead
+	c.Withdrawn = withdrawn(message)
 	c.words = map[string]bool{}
 	for _, w := range strings.Fields(padded) {
 		c.words[strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")] = true
@@ -204,6 +208,13 @@ func Compare(old, c *Item, cues Cues) Result {
 	if old.replacedBy(c.Instead, true) && facetChange(old.Facets, c.Facets) == "" ||
 		!plainClash && (old.replacedBy(c.Instead, false) || d.shared > 0 && old.replacedBy(cues.Instead, false)) {
 		res.Relation, res.Reason = Changed, "instead"
+		return res
+	}
+	if (c.InsteadCue || cues.Reversal != "") && old.replacedBy(cues.Withdrawn, false) && !c.replacedBy(cues.Withdrawn, false) {
+		// "The Pavilhão fell through, we're going with LX Factory after
+		// all": what is off is the old item, and the new one, said as a
+		// replacement, takes its place.
+		res.Relation, res.Reason = Changed, "withdrawn"
 		return res
 	}
 	if x, y, ok := antonymPair(d); ok && old.StateItem.Type != tenure.StateQuestion {

@@ -172,6 +172,13 @@ func TestCompare(t *testing.T) {
 		{it(a, "Take the 7:40 train to Leeds"), it(a, "Take the 18:05 train back from Leeds"), "", slot.Different, "subject"},
 		{it(d, "Meet Sara at 7 pm"), it(d, "Meet Tom at 7 pm"), "", slot.Changed, "name"},
 		{it(d, "Meet Sara at 7 pm"), it(d, "Meet Tom at 7 pm"), "And meet Tom at 7 pm too.", slot.Different, "additive"},
+		// What a message says is off is replaced by the item it says in
+		// its place; not by an item it does not offer as a replacement,
+		// and not when what is off is something else.
+		{it(d, "The Pavilhão"), it(d, "Go with LX Factory after all"), "Update: the Pavilhão fell through, they double-booked us. We're going with LX Factory after all.", slot.Changed, "withdrawn"},
+		{it(d, "Hold the offsite at Hotel Miramar"), it(d, "Book the Quinta instead"), "Hotel Miramar is no longer available, so book the Quinta instead.", slot.Changed, "withdrawn"},
+		{it(d, "Hold the offsite at Hotel Miramar"), it(d, "Use Stripe for ticketing"), "Hotel Miramar fell through. Let's use Stripe for ticketing.", slot.Different, "subject"},
+		{it(d, "Hold the offsite at Hotel Miramar"), it(d, "Book the Quinta instead"), "The catering deal fell through, so book the Quinta instead.", slot.Different, "subject"},
 		{it(d, "Waive the fee"), it(d, "Collect the fee"), "", slot.Different, "subject"},
 		{it(d, "Waive the fee"), it(d, "Collect the fee"), "Change of plan: collect the fee.", slot.Changed, "cue"},
 		{it(d, "Use Redis for caching"), it(tenure.StateRisk, "Use Redis for caching"), "", slot.Different, "type"},
