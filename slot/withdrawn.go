@@ -2,6 +2,7 @@ package slot
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -18,9 +19,14 @@ var clauseSepRe = regexp.MustCompile(`[.;:!?,]\s+|\s+(?:but|so|and)\s+`)
 // clause, not a sentence.
 const maxWithdrawnWords = 5
 
+// withdrawnWords are words one of which a withdrawal holds: most messages
+// hold none, and the test is far cheaper than the regexp's.
+var withdrawnWords = []string{"through", "off", "cancel", "scrapped", "work out", "no longer", "more", "pulled", "backed"}
+
 // withdrawn returns what the clauses of message say is off.
 func withdrawn(message string) []string {
-	if !strings.Contains(message, " ") {
+	low := strings.ToLower(message)
+	if !slices.ContainsFunc(withdrawnWords, func(w string) bool { return strings.Contains(low, w) }) {
 		return nil
 	}
 	var out []string
