@@ -100,10 +100,21 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			mc.ours = prev.ours
 		}
 		prev = mc
+		var prevS sentence
+		prevFound := true
 		for _, s := range splitSentences(r.thenAsDate(m.Content, m.CreatedAt)) {
 			if len(s.text) > maxSentenceBytes {
 				continue
 			}
+			if settledRe.MatchString(s.text) && !prevFound {
+				// "Then one camera and we shoot the scenes twice.
+				// That's settled.": the remark makes a choice of what
+				// the sentence before said.
+				if f, ok := settledChoice(mc, prevS); ok {
+					acc.addItem(r.candidate(mc, b, f), &res)
+				}
+			}
+			prevS, prevFound = s, false
 			for _, part := range coordinated(s) {
 				f, ok := r.matchItem(mc, part)
 				if !ok && !part.question {
@@ -125,6 +136,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 				}
 				if ok {
 					acc.addItem(r.candidate(mc, b, f), &res)
+					prevFound = true
 				}
 			}
 			for _, f := range r.matchFacts(mc, s) {

@@ -18,7 +18,8 @@ var (
 	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}\d][\p{L}\d:'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is|wins|stays|is\s+the\s+one|all\s+the\s+way|gets\s+my\s+vote))?\s*[.!]*$`)
 	eitherOrRe  = mustPattern(`(?i)\S\s+or\s+[^?]*\?`)
 	pickOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "sure": true, "thanks": true, "ok": true, "okay": true,
-		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
+		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true,
+		"not": true}
 )
 
 // maxPickWords is the longest answer answerChoice reads as picking a side,

@@ -26,3 +26,25 @@ func TestRulesCoordinatedClauses(t *testing.T) {
 		{"NoMatch/must_be", "I checked the logs, and the job must be stuck somewhere.", nil},
 	})
 }
+
+// TestRulesChoicesWithoutCues reads a choice said without a cue word: a
+// fragment that sets an option aside, a replacement in progress, and a
+// sentence a remark after it says is settled.
+func TestRulesChoicesWithoutCues(t *testing.T) {
+	d := func(s string) []item { return []item{{tenure.StateDecision, s}} }
+	runItemCases(t, []struct {
+		name, content string
+		want          []item
+	}{
+		{"OK/fragment_instead", "Let's not, we'd never get the staff. Soft launch with members only instead.", d("Soft launch with members only instead")},
+		{"OK/fragment_rather_than", "Kids' bikes rather than e-bikes in the window this month.", d("Kids' bikes rather than e-bikes in the window in May 2023")},
+		{"OK/we_instead", "We're counting the stock on Sunday instead.", d("Count the stock on 14 May 2023 instead")},
+		{"OK/replacing", "The old till is dying, we're replacing it with a Square terminal.", d("Replace it with a Square terminal")},
+		{"OK/settled", "Then one camera and we shoot the dialogue scenes twice. That's settled.", d("One camera and we shoot the dialogue scenes twice")},
+		{"NoMatch/past_fragment", "Went to the trade show instead, it was dull.", nil},
+		{"NoMatch/one_thing", "Rain rather than sun, as usual for a Saturday.", nil},
+		{"NoMatch/past_replaced", "My brother replaced his with a tablet, he hated it.", nil},
+		{"NoMatch/final_proof", "The queue at lunch was mad. That's final proof we need a second mechanic.", nil},
+		{"NoMatch/took_instead", "I was going to cycle in but took the bus instead.", nil},
+	})
+}
