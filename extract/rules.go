@@ -193,6 +193,9 @@ type messageContext struct {
 	// ours is the organisation the speaker said is theirs ("we're
 	// Loomwork"), whom a "we" clause may be about.
 	ours string
+	// sentenceName is the name the message's last sentence named, for a
+	// "they" that opens the next one.
+	sentenceName string
 	// addressee is whom "you" means: the other speaker of a two-person
 	// conversation, or "".
 	addressee string

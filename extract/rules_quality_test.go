@@ -174,7 +174,7 @@ func (s score) String() string {
 // executor settling a parent's estate with an assistant, a community
 // orchard) were written before the eighth round of rules and measured
 // untuned first: they are never tuned on. The development threads
-// t-stack, t-gym and t-bikeshop were written for the eighth round, after h9's first look.
+// t-stack, t-gym, t-bikeshop and t-venue were written for the eighth round, after h9's first look.
 var parts = []struct{ name, prefix string }{
 	{"development (t-*)", "t-"}, {"held out, round 1 (h-*)", "h-"}, {"held out, round 2 (h2-*)", "h2-"},
 	{"held out, round 3 (h3-*)", "h3-"}, {"held out, round 4 (h4-*)", "h4-"}, {"held out, round 5 (h5-*)", "h5-"},
