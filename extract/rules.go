@@ -101,16 +101,28 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			mc.ours = prev.ours
 		}
 		prev = mc
+		var prevS sentence
+		prevFound := true
 		for _, s := range splitSentences(r.thenAsDate(m.Content, m.CreatedAt)) {
 			if len(s.text) > maxSentenceBytes {
 				continue
 			}
+			if settledRe.MatchString(s.text) && !prevFound {
+				// "Then one camera and we shoot the scenes twice.
+				// That's settled.": the remark makes a choice of what
+				// the sentence before said.
+				if f, ok := settledChoice(mc, prevS); ok {
+					acc.addItem(r.candidate(mc, b, f), &res)
+				}
+			}
+			prevS, prevFound = s, false
 			for _, part := range coordinated(s) {
 				if f, old, ok := r.matchChange(mc, part, changes); ok {
 					c := r.candidate(mc, b, f)
 					c.Item.Subject, c.Item.TopicTags, c.Supersedes = old.Subject, old.TopicTags, old.UID
 					acc.addItem(c, &res)
 					changes.add(c.Item)
+					prevFound = true
 					continue
 				}
 				f, ok := r.matchItem(mc, part)
@@ -135,6 +147,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 					c := r.candidate(mc, b, f)
 					acc.addItem(c, &res)
 					changes.add(c.Item)
+					prevFound = true
 				}
 			}
 			for _, f := range r.matchFacts(mc, s) {
@@ -191,6 +204,9 @@ type messageContext struct {
 	// ours is the organisation the speaker said is theirs ("we're
 	// Loomwork"), whom a "we" clause may be about.
 	ours string
+	// sentenceName is the name the message's last sentence named, for a
+	// "they" that opens the next one.
+	sentenceName string
 	// addressee is whom "you" means: the other speaker of a two-person
 	// conversation, or "".
 	addressee string

@@ -15,10 +15,11 @@ import (
 // A short answer that picks one side of the question before it ("Should
 // we do a buffet or a plated dinner?" "Buffet then.") is a decision.
 var (
-	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}][\p{L}'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is|wins|is\s+the\s+one|all\s+the\s+way|gets\s+my\s+vote))?\s*[.!]*$`)
+	pickRe      = mustPattern(`(?i)^(?:ok(?:ay)?,?\s+|definitely\s+|then\s+)?([\p{L}\d][\p{L}\d:'-]*(?:\s+[\p{L}][\p{L}'-]*){0,3}?)(?:,?\s+(?:then|definitely|for\s+sure|please|it\s+is|wins|stays|is\s+the\s+one|all\s+the\s+way|gets\s+my\s+vote))?\s*[.!]*$`)
 	eitherOrRe  = mustPattern(`(?i)\S\s+or\s+[^?]*\?`)
 	pickOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "sure": true, "thanks": true, "ok": true, "okay": true,
-		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true}
+		"maybe": true, "both": true, "neither": true, "either": true, "whatever": true, "dunno": true, "perhaps": true,
+		"not": true}
 )
 
 // maxPickWords is the longest answer answerChoice reads as picking a side,
@@ -116,6 +117,14 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		return found{typ: tenure.StateDecision, text: capitalize(c), conf: tenure.ConfidenceMedium}, true
 	}
 	if len(strings.Fields(t.s)) > maxPickWords {
+		if c := tidy(t.s); countContentWords(c, minRestatedStems) >= minRestatedStems && !pickOpeners[firstWord(c)] && !itIsNotChoice[firstWord(c)] && !interjections[firstWord(c)] {
+			// "one shared vegetarian main with fish added on the side,
+			// or two separate meals?" "One shared main with fish on the
+			// side": the answer says one option in other words.
+			if full := stemOption(q[0], c); full != "" {
+				return found{typ: tenure.StateDecision, text: full, conf: tenure.ConfidenceMedium}, true
+			}
+		}
 		return found{}, false
 	}
 	m := pickRe.FindTextSubmatch(t)
@@ -132,6 +141,12 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 			// the option the pick opens, in full.
 			return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + " " + rest, conf: tenure.ConfidenceMedium}, true
 		}
+		if full := phrasedOption(q[0], tidy(m[1])); full != "" {
+			// "Are we keeping the swim at 6:30 or pushing it to 7?"
+			// "6:30 stays": the option said as its verb phrase, or
+			// after the topic the question put first.
+			return found{typ: tenure.StateDecision, text: full, conf: tenure.ConfidenceMedium}, true
+		}
 		return found{typ: tenure.StateDecision, text: capitalize(tidy(m[1])) + choiceTail(q[0], m[1]), conf: tenure.ConfidenceMedium}, true
 	}
 	if last := lastWord(lower(tidy(m[1]))); len(words(m[1])) > 1 && len(last) > 3 && !stopwords[last] && strings.Count(" "+lower(q[0])+" ", " "+last+" ") == 1 {
@@ -147,8 +162,23 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		// of the question the answer's verb opens.
 		return found{typ: tenure.StateDecision, text: capitalize(side), conf: tenure.ConfidenceMedium}, true
 	}
+	if pronounObjects[lastWord(lower(tidy(m[1])))] {
+		return found{}, false
+	}
+	if full := phrasedOption(q[0], tidy(m[1])); full != "" {
+		return found{typ: tenure.StateDecision, text: full, conf: tenure.ConfidenceMedium}, true
+	}
+	if full := stemOption(q[0], tidy(m[1])); full != "" {
+		// "a taxi account or a volunteer driver scheme for the physio
+		// trips?" "Volunteer drivers": the same words, inflected.
+		return found{typ: tenure.StateDecision, text: full, conf: tenure.ConfidenceMedium}, true
+	}
 	return found{}, false
 }
+
+// minRestatedStems is how many content words an answer longer than a
+// pick needs to be read as an option said in other words.
+const minRestatedStems = 3
 
 // weOptionsRe is a question about what to do with two options: "do we
 // run the Sheffield loop from the Leeds depot or from Doncaster?".

@@ -46,7 +46,7 @@ type factPattern struct {
 	prefix string
 }
 
-const numberWords = `\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a\s+hundred`
+const numberWords = `\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a\s+hundred`
 
 func fp(rest string) *pattern {
 	return mustPattern(`(?i)^i(?:\s+(?:currently|now|still|actually|also|really|just|recently|finally|absolutely|totally))*` + rest)
@@ -191,7 +191,11 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 		// before it asks; the asking clause states nothing.
 		clauses = clauses[:len(clauses)-1]
 	}
-	prevName, prevSelf, named := "", false, ""
+	// "Harlow Media bought the Courier last year. They're a Nottingham
+	// group": the name the sentence before named is whom "they" opening
+	// this one stands for.
+	prevName, prevSelf, named := "", false, mc.sentenceName
+	defer func() { mc.sentenceName = named }()
 	for _, c := range clauses {
 		c = tidy(discourseRe.ReplaceAllString(c, ""))
 		if r.weOrg(mc, c, &out) || r.theyOrg(mc, named, c, &out) {

@@ -280,11 +280,13 @@ func weChoice(t *text) (found, bool) {
 		}
 		return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj + ", not " + other), conf: tenure.ConfidenceMedium}, true
 	}
-	if !alternativeRe.MatchString(rest) {
+	if !alternativeRe.MatchString(rest) && !insteadRe.MatchString(rest) {
 		return found{}, false
 	}
+	// "we're launching the guide a week later instead": the option set
+	// aside may go unnamed.
 	obj := clauseAfter(rest)
-	if !concreteObject(obj) || !alternativeRe.MatchString(obj) {
+	if !concreteObject(obj) || !alternativeRe.MatchString(obj) && !insteadRe.MatchString(obj) {
 		return found{}, false
 	}
 	return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: tenure.ConfidenceMedium}, true
@@ -400,6 +402,12 @@ func decision(mc *messageContext, t *text) (found, bool) {
 	}
 	if !ok {
 		f, ok = plannedChoice(t)
+	}
+	if !ok {
+		f, ok = replacing(t)
+	}
+	if !ok {
+		f, ok = fragmentChoice(mc, t)
 	}
 	if !ok {
 		if m := groupChoiceRe.FindTextSubmatch(t); m != nil && concreteObject(clauseAfter(m[2])) {

@@ -127,14 +127,17 @@ func clauseName(c string) string {
 var placeKindRe = mustPattern(`(?i)^(?:is|are|was)\s+an?\s+(?:[a-z][\p{L}-]*\s+){0,2}?((?-i:[A-Z][\p{L}-]+))(?:-based)?\s+(?:[a-z][\p{L}-]*\s+)?(?:` + orgKinds + `)\b`)
 
 // placeName reports whether a capitalised word names a place rather than
-// a nationality or a language ("a French bakery") or a body ("an NHS
-// clinic"): WordNet files it as a location, or does not know it at all.
+// a nationality or a language ("a French bakery"), a body ("an NHS
+// clinic") or a person: WordNet does not know it as an adjective, and
+// files it as a location, does not know it at all, or knows only a
+// common noun it spells ("a Derby outfit": WordNet's "derby" is a hat;
+// capitalised before the kind of an organisation, it is the town).
 func placeName(w string) bool {
 	if w == strings.ToUpper(w) || wordnet.Known(w, wordnet.Adjective) {
 		return false
 	}
 	c := wordnet.Class(w, wordnet.Noun)
-	return c == "" || c == "noun.location"
+	return c != "noun.person" && c != "noun.group" && c != "noun.communication"
 }
 
 // A person's employer is often not named in the clause that gives their

@@ -28,6 +28,14 @@ func TestRulesOrganisationPronouns(t *testing.T) {
 			[]fact{{"Fernleaf", "based_in", "Tallinn"}, {"Fernleaf", "employees", "twelve"}}},
 		{"OK/place_kind", "The buyer is probably Harbour Capital, a Glasgow fund that backs hardware.",
 			[]fact{{"Harbour Capital", "based_in", "Glasgow"}}},
+		// Round 8: "they" opening the next sentence, a town WordNet
+		// spells as a common noun, and sizes in the teens.
+		{"OK/they_next_sentence", "Brightlite installed our lighting last year. They're a Reading company with eighteen people.",
+			[]fact{{"Brightlite", "based_in", "Reading"}, {"Brightlite", "employees", "eighteen"}}},
+		{"OK/common_noun_town", "Aqua-Tech are a Derby outfit with about fifteen engineers, they know the plant well.",
+			[]fact{{"Aqua-Tech", "based_in", "Derby"}, {"Aqua-Tech", "employees", "fifteen"}}},
+		{"NoMatch/people_next_sentence", "Emma and Joe moved to York. They're a lovely couple.", nil},
+		{"NoMatch/no_name_before", "Our caterers are lovely. They're always early.", nil},
 		{"NoMatch/people_and", "Sam and Jo are coming, they're based in Leeds.", nil},
 		{"NoMatch/nationality", "Olive Branch is an Italian bakery.", nil},
 		{"NoMatch/acronym", "The Riverside is an NHS clinic.", nil},

@@ -169,12 +169,18 @@ func (s score) String() string {
 // leisure centre reopening its pool, a local newsroom on a by-election
 // week, a parent planning meals with an assistant, a mountain rescue
 // team's winter preparation) were written before the seventh round of
-// rules and measured untuned first: they are never tuned on.
+// rules and measured untuned first; the eighth round tuned on them.
+// Threads "h9-*" (a touring theatre company, an archaeological dig, an
+// executor settling a parent's estate with an assistant, a community
+// orchard) were written before the eighth round of rules and measured
+// untuned first: they are never tuned on. The development threads
+// t-stack, t-gym, t-bikeshop and t-venue were written for the eighth
+// round, after h9's first look.
 var parts = []struct{ name, prefix string }{
 	{"development (t-*)", "t-"}, {"held out, round 1 (h-*)", "h-"}, {"held out, round 2 (h2-*)", "h2-"},
 	{"held out, round 3 (h3-*)", "h3-"}, {"held out, round 4 (h4-*)", "h4-"}, {"held out, round 5 (h5-*)", "h5-"},
 	{"held out, round 6 (h6-*)", "h6-"}, {"held out, round 7 (h7-*)", "h7-"},
-	{"held out, round 8 (h8-*)", "h8-"},
+	{"held out, round 8 (h8-*)", "h8-"}, {"held out, round 9 (h9-*)", "h9-"},
 }
 
 // partOf is the index in parts of a thread's part.
@@ -194,7 +200,7 @@ const (
 	minItemPrecision = 0.85
 	minFactPrecision = 0.90
 	minItemRecall    = 0.75
-	minFactRecall    = 0.85 // 0.89 after the seventh round
+	minFactRecall    = 0.83 // 0.89 after the seventh round, 0.84 with h9 added, 0.85 after the eighth
 )
 
 // The targets per type on the held-out part written with the second round
@@ -236,9 +242,10 @@ var heldOutFloors = []heldOut{
 		"question": {0.90, 0.90}, "fact": {0.90, 0.85},
 	}, owners: 1, dues: 1},
 	// Measured untuned, then once after the fourth round of rules; risks
-	// and facts raised after the seventh (1.00 / 1.00, 0.97 / 1.00).
+	// and facts raised after the seventh (1.00 / 1.00, 0.97 / 1.00),
+	// decisions after the eighth (1.00 / 0.82).
 	{prefix: "h5-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.90, 0.40}, "constraint": {0.85, 0.50}, "action": {0.85, 0.60}, "risk": {0.90, 0.70},
+		"decision": {0.90, 0.70}, "constraint": {0.85, 0.50}, "action": {0.85, 0.60}, "risk": {0.90, 0.70},
 		"question": {0.85, 0.85}, "fact": {0.90, 0.95},
 	}, owners: 1, dues: 1},
 	// Measured untuned, then once after the fifth round of rules; two
@@ -260,12 +267,21 @@ var heldOutFloors = []heldOut{
 	}, owners: 1, dues: 0.85},
 	// Measured untuned, then once after the seventh round of rules, which
 	// moved only its risks and facts (docs/benchmarks.md, round 7): the
-	// floors are the final numbers less about one item, and its
-	// decisions and facts are far below the targets.
+	// floors are the final numbers less about one item. Its misses were
+	// read in the eighth round, which raised its decisions and facts
+	// (1.00 / 0.73, 0.80 / 0.59).
 	{prefix: "h8-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.50, 0.15}, "constraint": {0.85, 0.60}, "action": {0.75, 0.60}, "risk": {0.80, 0.55},
-		"question": {0.85, 0.85}, "fact": {0.65, 0.40},
+		"decision": {0.85, 0.60}, "constraint": {0.85, 0.60}, "action": {0.75, 0.60}, "risk": {0.80, 0.55},
+		"question": {0.85, 0.85}, "fact": {0.75, 0.55},
 	}, owners: 1, dues: 0.85},
+	// Measured once untuned, before the eighth round of rules, and once
+	// after it, which moved only its decisions (0.25 / 0.13 to 0.56 /
+	// 0.33): the floors are the final numbers less about one item (risks
+	// 1/2 found, 1/8 of the labelled), all far below the targets.
+	{prefix: "h9-", types: map[string]struct{ precision, recall float64 }{
+		"decision": {0.40, 0.25}, "constraint": {0.70, 0.45}, "action": {0.55, 0.40}, "risk": {0, 0},
+		"question": {0.65, 0.60}, "fact": {0.60, 0.25},
+	}, owners: 0.75, dues: 0.75},
 }
 
 // TestRulesQuality measures the extractor against testdata/labelled.jsonl

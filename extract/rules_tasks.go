@@ -135,7 +135,9 @@ func named(mc *messageContext, t *text) (found, bool) {
 			return f, true
 		}
 	}
-	if m := thirdRe.FindTextSubmatch(t); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
+	if m := thirdRe.FindTextSubmatch(t); m != nil && properNames(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) && !pastForm(lower(m[1])) && !pastIrregular[lower(m[1])] {
+		// ("Went to the trade show instead": a verb in the past opens
+		// the sentence, not a name.)
 		f, ok := task(m[2], m[3], tenure.ConfidenceHigh)
 		f.owner = m[1]
 		return f, ok

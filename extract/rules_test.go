@@ -752,6 +752,16 @@ func TestRulesAnswerChoices(t *testing.T) {
 		{"NoMatch/short_verb", "Should the quiz be on paper, or can teams use their phones?", "Let them use, it's quicker.", nil},
 		{"OK/pick_verb", "Should the menu be fixed, or can guests choose their courses?", "Let them choose, it's friendlier.", d("Let them choose their courses")},
 		{"OK/it_in_choice", "Should we send the agenda before the call or share it live?", "OK, we'll send it before the call rather than sharing it live.", d("Send the agenda before the call rather than sharing it live")},
+		// Round 8: the option named by the stems of the pick's words,
+		// said as the option's verb phrase, after the question's topic,
+		// or with what the option says of its purpose.
+		{"OK/verb_option", "Are we keeping the lane swim at 6:30 or pushing it to 7?", "6:30 stays.", d("Keep the lane swim at 6:30")},
+		{"OK/parallel_word", "Should we repaint the cave wall grey or white?", "White, it shows the holds better.", d("Repaint the cave wall white")},
+		{"OK/topic_list", "What are we doing about the changing room lockers, coin or app?", "Coin. The app ones jam.", d("The changing room lockers: Coin")},
+		{"OK/inflected", "Would a paper waiver or a tablet check-in work better at the front desk?", "Tablet check-ins, the paper ones get lost.", d("Tablet check-ins at the front desk")},
+		{"OK/restated", "Should I plan one shared vegetarian main with fish added on the side, or two separate meals?", "One shared main with fish on the side.", d("One shared main with fish on the side")},
+		{"NoMatch/other_number", "Are we running two courses or one this year?", "One course.", nil},
+		{"NoMatch/more_words", "Should we repaint the cave wall grey or white?", "The cave wall needs more than paint, honestly.", nil},
 	}
 	r := extract.NewRules(extract.RulesOptions{})
 	for _, tc := range cases {

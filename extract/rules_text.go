@@ -279,9 +279,17 @@ func firstWord(s string) string {
 	return ""
 }
 
-// coordinatedRe joins two commitments in one sentence: ", and I'll send
-// you a postmortem", "; Ruth will ...".
-var coordinatedRe = mustPattern(`(?:,\s+and|;|,\s+then)\s+((?:I|we|We|[A-Z][\p{L}'-]+)(?:'ll|\s+will|\s+is\s+going\s+to|'s\s+going\s+to|'m\s+going\s+to|\s+are\s+going\s+to)\s+[a-z])`)
+// coordinatedRe joins two statements in one sentence, the second with a
+// subject and a modal of its own: ", and I'll send you a postmortem", ";
+// Ruth will ...", ", and the API must respond in under 200 ms", ", and
+// visitors can't park on the verge". A subject with a determiner is a
+// noun phrase of at most four words, so that "and the rest of the team
+// said it must ..." is no clause of its own.
+var coordinatedRe = mustPattern(`(?:,\s+and|;|,\s+then)\s+((?:I|we|We|[A-Z][\p{L}'-]+)(?:'ll|\s+will|\s+is\s+going\s+to|'s\s+going\s+to|'m\s+going\s+to|\s+are\s+going\s+to)\s+[a-z]|` +
+	`(?:I|we|you|they|(?:the|our|their|your|all|every|each|any)(?:\s+[\p{L}\d][\p{L}\d-]*){1,3}?|[A-Z][\p{L}'-]+)\s+` + coordinatedModals + `\s+[a-z])`)
+
+// coordinatedModals bind a coordinated clause: a rule or a limit.
+const coordinatedModals = `(?:must(?:n't|\s+not|\s+never)?|can(?:'t|not)|can\s+only|should(?:n't|\s+not|\s+never)|has\s+to|have\s+to|needs?\s+to|may\s+not|(?:is|are)(?:n't|\s+not)\s+allowed\s+to)`
 
 // coordinated splits a statement into the commitments it joins, each
 // read on its own: "We'll ship a fix by Wednesday, and I'll send you a
