@@ -20,9 +20,10 @@ var (
 	asSaysRe = mustPattern(`(?i),?\s+(?:just\s+)?(?:like|as)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+|their\s+)?[\p{L}'-]+(?:\s+[\p{L}'-]+)?\s+(?:says|said)\b`)
 	// likeToRe is a wish that asks for something rather than imagines
 	// it: "we'd like to move to annual billing", or a preference between
-	// options: "we'd rather run two concepts than three". It is no
+	// options: "we'd rather run two concepts than three", "I'd prefer a
+	// refund instead". It is no
 	// hypothetical unless a condition comes with it (conditionRe).
-	likeToRe    = mustPattern(`(?i)\b(?:i'd|we'd|i\s+would|we\s+would)\s+(?:like\s+to|rather)\b`)
+	likeToRe    = mustPattern(`(?i)\b(?:i'd|we'd|i\s+would|we\s+would)\s+(?:like\s+to|rather|prefer)\b`)
 	conditionRe = mustPattern(`(?i)^(?:if|unless|suppose|supposing|imagine|what if|even if|in case|assuming)\b|\b(?:wish|hypothetically|if)\b`)
 )
 
@@ -186,6 +187,9 @@ var decisionPhrases = []verbPhrase{
 	// refund instead of the replacement": a preference between two
 	// options is a choice.
 	{re: mustPattern(`(?i)\b(?:we|i)(?:'d|\s+would)\s+(?:rather|prefer\s+to)\s+([a-z]+)\s+(.+?\s+(?:than|instead\s+of)\s+.+)`), verb: group(1), object: 2, conf: tenure.ConfidenceMedium},
+	// "I'd prefer a refund instead", "we'd rather have the blue one
+	// instead": one option preferred over the one on the table.
+	{re: mustPattern(`(?i)\b(?:we|i)(?:'d|\s+would)\s+(?:prefer|rather\s+(?:have|get|take))\s+((?:a|an|the)\s+.+?\s+instead)\b`), verb: fixed("take"), object: 1, conf: tenure.ConfidenceMedium},
 }
 
 // bookedPhrases are a commitment already made, which settles the choice:

@@ -31,6 +31,11 @@ var (
 	topicAboutRe = mustPattern(`(?i)^(?:what|how|which)\b.*?\b(?:about|with|for)\s+((?:the|our|your|their)\s+.+)$`)
 )
 
+// wishVerbs ask which option the listener wants, and are no part of the
+// option: "would you like a replacement or a refund?" "A replacement" is
+// not "Like a replacement".
+var wishVerbs = set(`like, want, prefer, need, fancy`)
+
 // maxListedOptionWords is the longest option a topic question lists.
 const maxListedOptionWords = 3
 
@@ -41,7 +46,7 @@ func phrasedOption(q, pick string) string {
 	if len(ps) == 0 {
 		return ""
 	}
-	if m := verbOptionsRe.FindStringSubmatch(q); m != nil {
+	if m := verbOptionsRe.FindStringSubmatch(q); m != nil && !wishVerbs[lower(m[1])] {
 		a, b := m[1]+" "+m[2], m[3]
 		switch {
 		case len(words(b)) == 1 && stemsIn(ps, b) && !stemsIn(ps, a) && verbLike(m[1]) && len(words(m[2])) > 1:

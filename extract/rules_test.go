@@ -78,6 +78,7 @@ func TestRulesDecisions(t *testing.T) {
 		{"OK/no_longer", "We're no longer using Recharts; we switched to ECharts.", d("Switch to ECharts instead of Recharts")},
 		{"OK/going_with", "OK, going with Flask-Login then.", d("Go with Flask-Login")},
 		{"OK/picked", "We picked the barn at Hollow Creek instead of the city hotel.", d("Pick the barn at Hollow Creek instead of the city hotel")},
+		{"OK/prefer_instead", "Actually the replacement won't arrive in time, I'd prefer a refund instead.", d("Take a refund instead")},
 		{"OK/rather_instead", "Actually, I'd rather have a refund instead of the replacement.", d("Have a refund instead of the replacement")},
 		{"OK/rather_go_with", "We'd rather go with Vercel instead of Netlify.", d("Go with Vercel instead of Netlify")},
 		{"OK/policy", "Going forward, certificates are renewed automatically through cert-manager.", d("Certificates are renewed automatically through cert-manager")},
@@ -760,6 +761,9 @@ func TestRulesAnswerChoices(t *testing.T) {
 		{"OK/topic_list", "What are we doing about the changing room lockers, coin or app?", "Coin. The app ones jam.", d("The changing room lockers: Coin")},
 		{"OK/inflected", "Would a paper waiver or a tablet check-in work better at the front desk?", "Tablet check-ins, the paper ones get lost.", d("Tablet check-ins at the front desk")},
 		{"OK/restated", "Should I plan one shared vegetarian main with fish added on the side, or two separate meals?", "One shared main with fish on the side.", d("One shared main with fish on the side")},
+		// A verb that asks what the listener wants is no part of the
+		// option.
+		{"OK/wish_verb", "Would you like a replacement or a refund?", "A replacement please.", d("A replacement")},
 		{"NoMatch/other_number", "Are we running two courses or one this year?", "One course.", nil},
 		{"NoMatch/more_words", "Should we repaint the cave wall grey or white?", "The cave wall needs more than paint, honestly.", nil},
 	}
