@@ -162,7 +162,9 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		// of the question the answer's verb opens.
 		return found{typ: tenure.StateDecision, text: capitalize(side), conf: tenure.ConfidenceMedium}, true
 	}
-	if pronounObjects[lastWord(lower(tidy(m[1])))] {
+	if pronounObjects[lastWord(lower(tidy(m[1])))] || statementSubjects[lower(firstWord(m[1]))] {
+		// "For walking or running?" "These are for running": a
+		// statement about what was asked, not a pick.
 		return found{}, false
 	}
 	if full := phrasedOption(q[0], tidy(m[1])); full != "" {
@@ -175,6 +177,9 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 	}
 	return found{}, false
 }
+
+// statementSubjects open a statement about a thing, not a pick of it.
+var statementSubjects = set(`i, we, you, he, she, they, it, this, that, these, those, it's, that's, they're, i'm, we're`)
 
 // minRestatedStems is how many content words an answer longer than a
 // pick needs to be read as an option said in other words.

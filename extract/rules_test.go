@@ -764,6 +764,7 @@ func TestRulesAnswerChoices(t *testing.T) {
 		// A verb that asks what the listener wants is no part of the
 		// option.
 		{"OK/wish_verb", "Would you like a replacement or a refund?", "A replacement please.", d("A replacement")},
+		{"NoMatch/statement", "Love that purple color! For walking or running?", "Thanks! These are for running.", nil},
 		{"NoMatch/other_number", "Are we running two courses or one this year?", "One course.", nil},
 		{"NoMatch/more_words", "Should we repaint the cave wall grey or white?", "The cave wall needs more than paint, honestly.", nil},
 	}
