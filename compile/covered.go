@@ -1,6 +1,9 @@
 package compile
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // dropCoveredSummaries omits the conversation summaries the packed history
 // makes redundant. A thread's summary (rolling or of a session) tells its
@@ -26,35 +29,30 @@ func (r *run) dropCoveredSummaries(state, history *plan) {
 		until, seen := covered[thread]
 		return ok && seen && !o.ValidFrom.After(until)
 	}
+	drop := func(b *block) bool {
+		if !isCovered(b) {
+			return false
+		}
+		r.omit(b.items[0], OmitCoveredByHistory)
+		return true
+	}
+	state.deferred = slices.DeleteFunc(state.deferred, func(b block) bool { return drop(&b) })
 	packed := map[int]bool{}
 	for _, i := range state.packed {
 		packed[i] = true
 	}
 	var blocks []block
 	var kept []int
-	dropped := false
 	for i := range state.blocks {
-		b := &state.blocks[i]
-		if isCovered(b) {
-			r.omit(b.items[0], OmitCoveredByHistory)
-			dropped = true
+		if drop(&state.blocks[i]) {
 			continue
 		}
 		if packed[i] {
 			kept = append(kept, len(blocks))
 		}
-		blocks = append(blocks, *b)
+		blocks = append(blocks, state.blocks[i])
 	}
-	var deferred []block
-	for i := range state.deferred {
-		if b := &state.deferred[i]; isCovered(b) {
-			r.omit(b.items[0], OmitCoveredByHistory)
-			continue
-		}
-		deferred = append(deferred, state.deferred[i])
-	}
-	state.deferred = deferred
-	if dropped {
+	if len(blocks) < len(state.blocks) {
 		state.blocks, state.packed = blocks, kept
 		r.renderPlan(state)
 	}

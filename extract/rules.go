@@ -103,6 +103,11 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 		prev = mc
 		var prevS sentence
 		prevFound := true
+		add := func(c Candidate) {
+			acc.addItem(c, &res)
+			changes.add(c.Item)
+			prevFound = true
+		}
 		for _, s := range splitSentences(r.thenAsDate(m.Content, m.CreatedAt)) {
 			if len(s.text) > maxSentenceBytes {
 				continue
@@ -120,9 +125,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 				if f, old, ok := r.matchChange(mc, part, changes); ok {
 					c := r.candidate(mc, b, f)
 					c.Item.Subject, c.Item.TopicTags, c.Supersedes = old.Subject, old.TopicTags, old.UID
-					acc.addItem(c, &res)
-					changes.add(c.Item)
-					prevFound = true
+					add(c)
 					continue
 				}
 				f, ok := r.matchItem(mc, part)
@@ -144,10 +147,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 					}
 				}
 				if ok {
-					c := r.candidate(mc, b, f)
-					acc.addItem(c, &res)
-					changes.add(c.Item)
-					prevFound = true
+					add(r.candidate(mc, b, f))
 				}
 			}
 			for _, f := range r.matchFacts(mc, s) {

@@ -1,8 +1,6 @@
 package extract
 
 import (
-	"strings"
-
 	"github.com/tenure-dev/tenure"
 	"github.com/tenure-dev/tenure/slot"
 )
@@ -62,9 +60,10 @@ func (ct *changeTargets) add(it tenure.StateItem) {
 // proposed or denied), sharing a noun with exactly one known item (more
 // than any other shares) and holding a value of the same kind as that
 // item's, and a different one. The report is an item of the known item's
-// type, about what it is about, with its owner, superseding it: "The budget can't go over 80k
-// euros" … "Finance raised the budget ceiling to 95k euros" is the
-// constraint's new value, whatever the sentence alone would be read as.
+// type, about what it is about, with its owner, superseding it: "The
+// budget can't go over 80k euros" … "Finance raised the budget ceiling to
+// 95k euros" is the constraint's new value, whatever the sentence alone
+// would be read as.
 func (r *Rules) matchChange(mc *messageContext, s sentence, ct *changeTargets) (found, *tenure.StateItem, bool) {
 	if len(ct.list) == 0 || s.question || mc.joking || !changeRe.MatchString(s.text) {
 		return found{}, nil, false
@@ -96,7 +95,7 @@ func (r *Rules) matchChange(mc *messageContext, s sentence, ct *changeTargets) (
 			x := slot.Analyze(c.item.Type, c.item.Text)
 			c.analysis = &x
 		}
-		if !changedValue(c.analysis.Facets, a.Facets) {
+		if !slot.ValueChanged(c.analysis.Facets, a.Facets) {
 			continue
 		}
 		n := sharedNouns(c.analysis.Frame, a.Frame)
@@ -121,21 +120,6 @@ func (r *Rules) matchChange(mc *messageContext, s sentence, ct *changeTargets) (
 		}
 	}
 	return f, &best.item, true
-}
-
-// changedValue reports whether the report holds a value of the kind one
-// of the old item's values is, and a different one. Bare numbers are
-// keyed by the word before them ("#at", "#to"): any two are of one kind.
-func changedValue(old, report []slot.Facet) bool {
-	for _, o := range old {
-		for _, n := range report {
-			sameKind := o.Kind == n.Kind && (o.Key == n.Key || (strings.HasPrefix(o.Key, "#") && strings.HasPrefix(n.Key, "#")))
-			if sameKind && o.Value != n.Value {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // sharedNouns counts the words both frames hold that are not verbs in

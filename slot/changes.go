@@ -197,6 +197,25 @@ func facetChange(a, b []Facet) string {
 	return ""
 }
 
+// ValueChanged reports whether report states a value of a kind old
+// states, and another one, as Compare reads values ("older than 21" is
+// "at least 22": no change). Bare numbers, keyed by the word before them
+// ("#at", "#to"), are of one kind whatever that word.
+func ValueChanged(old, report []Facet) bool {
+	if facetChange(old, report) != "" {
+		return true
+	}
+	bare := func(f Facet) bool { return f.Kind == Quantity && strings.HasPrefix(f.Key, "#") }
+	for _, o := range old {
+		for _, n := range report {
+			if bare(o) && bare(n) && o.Key != n.Key && o.Value != n.Value {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // facetAdded names the kind of the first facet b has a key for that a
 // has not, or returns "". A bare number of b that a states with what it
 // counts is not added: "two missed SLAs" counts what "SLAs missed twice"
