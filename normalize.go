@@ -17,6 +17,8 @@ const (
 	MaxIDLen      = 256
 	MaxContentLen = 1 << 20
 	MaxListLen    = 256
+	// MaxAlternatives is how many alternatives a decision keeps.
+	MaxAlternatives = 8
 )
 
 // CheckInput rejects store-set fields on a new claim (Version 0). An edit

@@ -224,6 +224,7 @@ func (o Object) Clone() Object {
 		si := *o.StateItem
 		si.TopicTags = cloneStrings(si.TopicTags)
 		si.Refs = cloneStrings(si.Refs)
+		si.Alternatives = cloneStrings(si.Alternatives)
 		si.SupersessionEvidence = clonePtr(si.SupersessionEvidence)
 		c.StateItem = &si
 	}

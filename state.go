@@ -62,8 +62,13 @@ type StateItem struct {
 	// Due is when an action is due, at the precision stated: YYYY-MM-DD,
 	// YYYY-MM or YYYY; empty when no date was stated. Only actions have
 	// one.
-	Due        string `json:"due,omitempty"`
-	ReplacedBy string `json:"replaced_by,omitempty"`
+	Due string `json:"due,omitempty"`
+	// Alternatives are the options a decision set aside: the other sides
+	// of the question it answers ("a replacement or a refund?" "A
+	// replacement" sets aside "a refund"). A later decision that takes
+	// one of them reverses it. Only decisions have them.
+	Alternatives []string `json:"alternatives,omitempty"`
+	ReplacedBy   string   `json:"replaced_by,omitempty"`
 	// SupersessionEvidence records why the item was superseded.
 	SupersessionEvidence *SupersessionEvidence `json:"supersession_evidence,omitempty"`
 	Conflict             bool                  `json:"conflict,omitempty"`
@@ -116,6 +121,17 @@ func (s *StateItem) Validate() error {
 	}
 	if s.Type != StateAction && (s.Owner != "" || s.Due != "") {
 		return Errorf(CodeInvalid, "state_item.owner", "only actions have an owner or a due date")
+	}
+	if s.Type != StateDecision && len(s.Alternatives) > 0 {
+		return Errorf(CodeInvalid, "state_item.alternatives", "only decisions have alternatives")
+	}
+	if len(s.Alternatives) > MaxAlternatives {
+		return Errorf(CodeTooLarge, "state_item.alternatives", "more than %d", MaxAlternatives)
+	}
+	for _, a := range s.Alternatives {
+		if err := checkID("state_item.alternatives", a, true); err != nil {
+			return err
+		}
 	}
 	if s.Due != "" {
 		if _, _, err := ParseDue(s.Due); err != nil {

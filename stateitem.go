@@ -142,7 +142,8 @@ func firstPhrase(s string, phrases []string) string {
 // Coerce repairs what can be repaired in an extracted item and reports what
 // it changed: an unknown status becomes the type's default and an unknown
 // confidence becomes medium, and either lowers the confidence to low. The
-// text is trimmed, subject, value and owner are put on one trimmed line,
+// text is trimmed, subject, value, owner and alternatives are put on one
+// trimmed line (empty and repeated alternatives dropped),
 // topic tags are normalized to at most three short lowercase labels,
 // duplicate refs are dropped and the uid is recomputed (ItemUID). Coerce
 // does not repair an unknown type, empty text, or an owner or due date on
@@ -163,6 +164,10 @@ func (s *StateItem) Coerce() []string {
 	}
 	s.TopicTags = normalizeTags(s.TopicTags)
 	s.Refs = dedupe(s.Refs)
+	for i, a := range s.Alternatives {
+		s.Alternatives[i] = oneLine(a)
+	}
+	s.Alternatives = dedupe(s.Alternatives)
 	if _, ok := stateUIDPrefix[s.Type]; ok && s.Text != "" {
 		s.UID = s.ItemUID()
 	}

@@ -100,10 +100,6 @@ func TestExtractStateCrashLeavesWatermark(t *testing.T) {
 	}
 }
 
-// TestExtractStateReversals replays the conversations of the issue with
-// the rules extractor and no embedder: a reversal supersedes the decision
-// it reverses, a changed number or version is never merged, an
-// assistant's "OK" changes nothing, and a restatement merges.
 // stateByStatus returns a thread's state items by text: those still
 // holding, and those superseded.
 func stateByStatus(t *testing.T, st *sqlite.Store, p tenure.Principal, thread string) (active, superseded map[string]tenure.StateItem) {
@@ -121,6 +117,55 @@ func stateByStatus(t *testing.T, st *sqlite.Store, p tenure.Principal, thread st
 		}
 	}
 	return active, superseded
+}
+
+// digestEach appends msgs to thread "th", a minute apart from at, and
+// runs the rules extractor after each, as a chat that digests each turn
+// would.
+func digestEach(t *testing.T, st *sqlite.Store, p tenure.Principal, at time.Time, msgs []tenure.Message) {
+	t.Helper()
+	for i, m := range msgs {
+		m.ThreadID, m.CreatedAt = "th", at.Add(time.Duration(i)*time.Minute)
+		if _, err := st.AppendMessages(t.Context(), p, []tenure.Message{m}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.ExtractState(t.Context(), p, "th", extract.NewRules(extract.RulesOptions{})); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestExtractStateSetAside: a pick from an either-or question records the
+// option it set aside, and a later decision that takes that option
+// supersedes the pick, though the two share no word; a decision about
+// something else leaves it.
+func TestExtractStateSetAside(t *testing.T) {
+	p, at, st := eveStore(t)
+	say := []struct{ role, speaker, content string }{
+		{"user", "Dana", "Hi, my order #4471 arrived with a cracked screen."},
+		{"assistant", "", "Sorry to hear that. Would you like a replacement or a refund?"},
+		{"user", "Dana", "A replacement please."},
+		{"user", "Dana", "Let's use the courier pickup for the return."},
+		{"assistant", "", "I'll email you a prepaid return label today."},
+		{"user", "Dana", "Please don't call me, email only."},
+		{"user", "Dana", "Actually the replacement won't arrive in time, I'd prefer a refund instead."},
+	}
+	var msgs []tenure.Message
+	for i, m := range say {
+		msgs = append(msgs, tenure.Message{ID: fmt.Sprintf("m%d", i+1), Role: m.role, Speaker: m.speaker, Content: m.content})
+	}
+	digestEach(t, st, p, at, msgs)
+	active, superseded := stateByStatus(t, st, p, "th")
+	pick, ok := superseded["A replacement"]
+	if !ok || active["Take a refund instead"].UID == "" || pick.ReplacedBy != active["Take a refund instead"].UID {
+		t.Fatalf("the pick %+v, want superseded by the refund (active: %v)", pick, slices.Collect(maps.Keys(active)))
+	}
+	if !slices.Equal(pick.Alternatives, []string{"a refund"}) {
+		t.Errorf("the pick set aside %q, want [a refund]", pick.Alternatives)
+	}
+	if _, ok := active["Use the courier pickup for the return"]; !ok {
+		t.Errorf("the courier decision is gone: active %v", slices.Collect(maps.Keys(active)))
+	}
 }
 
 // TestExtractStateReportedChanges: a report that a value changed
@@ -167,6 +212,10 @@ func TestExtractStateReportedChanges(t *testing.T) {
 	}
 }
 
+// TestExtractStateReversals replays the conversations of the issue with
+// the rules extractor and no embedder: a reversal supersedes the decision
+// it reverses, a changed number or version is never merged, an
+// assistant's "OK" changes nothing, and a restatement merges.
 func TestExtractStateReversals(t *testing.T) {
 	p, at, st := eveStore(t)
 	ctx := t.Context()
@@ -183,17 +232,11 @@ func TestExtractStateReversals(t *testing.T) {
 		{"m18", "user", "Sam", "Marco will set up the ingestion pipeline by Friday March 14."},
 		{"m19", "user", "Marco", "Reminder: let's use ClickHouse for the analytics store."},
 	}
-	for i, m := range say {
-		msg := tenure.Message{ThreadID: "th", ID: m.id, Role: m.role, Speaker: m.speaker, Content: m.content,
-			CreatedAt: at.Add(time.Duration(i) * time.Minute)}
-		if _, err := st.AppendMessages(ctx, p, []tenure.Message{msg}); err != nil {
-			t.Fatal(err)
-		}
-		// One run per message, as a chat that digests each turn would.
-		if _, err := st.ExtractState(ctx, p, "th", extract.NewRules(extract.RulesOptions{})); err != nil {
-			t.Fatal(err)
-		}
+	var msgs []tenure.Message
+	for _, m := range say {
+		msgs = append(msgs, tenure.Message{ID: m.id, Role: m.role, Speaker: m.speaker, Content: m.content})
 	}
+	digestEach(t, st, p, at, msgs)
 	active, superseded := stateByStatus(t, st, p, "th")
 	var got []string
 	for text := range active {

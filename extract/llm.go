@@ -13,6 +13,7 @@ import (
 	"strings"
 	"text/template"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tenure-dev/tenure"
@@ -23,9 +24,9 @@ import (
 const LLMSource = "llm"
 
 // LLMPromptVersion names the prompt template the LLM extractor renders
-// (prompt/extract_v2.tmpl; extract_v1.tmpl is kept for the items it
-// found).
-const LLMPromptVersion = "extract_v2"
+// (prompt/extract_v3.tmpl; extract_v1.tmpl and extract_v2.tmpl are kept
+// for the items they found).
+const LLMPromptVersion = "extract_v3"
 
 // Defaults for LLMOptions.
 const (
@@ -66,7 +67,7 @@ type LLMOptions struct {
 
 // LLM extracts state items, with their subjects, values, owners and due
 // dates, and profile, people and organisation facts by prompting a
-// language model with the embedded prompt/extract_v2.tmpl and reading its
+// language model with the embedded prompt/extract_v3.tmpl and reading its
 // answer tolerantly: a malformed element is dropped and counted, never
 // fatal. It is safe for concurrent use when its Completer is.
 type LLM struct {
@@ -193,7 +194,7 @@ func llmContextError(ctx context.Context, timeout time.Duration, err error) erro
 	}
 }
 
-// llmPromptData is what prompt/extract_v2.tmpl renders.
+// llmPromptData is what prompt/extract_v3.tmpl renders.
 type llmPromptData struct {
 	Types    []string
 	Statuses []llmPromptStatuses
@@ -376,6 +377,9 @@ func llmCandidate(raw json.RawMessage, threadID string, allowed, existing map[st
 			}
 		}
 	}
+	if typ == tenure.StateDecision {
+		it.Alternatives = llmAlternatives(llmStrings(f["alternatives"]))
+	}
 	it.Coerce() // repairs status and confidence, sets the uid
 	for _, field := range []*string{&it.Subject, &it.Value, &it.Owner} {
 		if len(*field) > tenure.MaxIDLen {
@@ -529,6 +533,16 @@ func llmStrings(raw json.RawMessage) []string {
 		add(s)
 	}
 	return out
+}
+
+// llmAlternatives keeps the alternatives a model named that fit an item:
+// an overlong one, or one with a control character other than white
+// space, is dropped, and at most tenure.MaxAlternatives are kept.
+func llmAlternatives(alts []string) []string {
+	alts = slices.DeleteFunc(alts, func(a string) bool {
+		return len(a) > tenure.MaxIDLen || strings.ContainsFunc(a, func(r rune) bool { return unicode.IsControl(r) && !unicode.IsSpace(r) })
+	})
+	return alts[:min(len(alts), tenure.MaxAlternatives)]
 }
 
 // llmConfidence decodes a confidence: a level's name in any case, or a

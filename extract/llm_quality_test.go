@@ -16,7 +16,8 @@ import (
 
 // recordedAnswers reads testdata/llm_recorded.jsonl: for each thread of
 // the labelled fixture, the answer a model gives to extract_v2 for the
-// whole thread. They are written as a realistic model would answer, with
+// whole thread (extract_v3 asks for alternatives besides, which the
+// fixture does not score). They are written as a realistic model would answer, with
 // the misses, extras, type confusions and differently worded facts such a
 // model shows; they are a stub, not a measurement of any model.
 func recordedAnswers(t *testing.T) map[string]string {

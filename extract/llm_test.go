@@ -106,8 +106,8 @@ func TestLLMPrompt(t *testing.T) {
 		name, golden string
 		batch        extract.Batch
 	}{
-		{"OK", "extract_v2.golden", llmBatch()},
-		{"OKNoExistingState", "extract_v2_no_state.golden", extract.Batch{ThreadID: "t1", Messages: []tenure.Message{
+		{"OK", "extract_v3.golden", llmBatch()},
+		{"OKNoExistingState", "extract_v3_no_state.golden", extract.Batch{ThreadID: "t1", Messages: []tenure.Message{
 			llmMsg("msg_a1", "user", "", "Let's use Redis for caching", 0),
 			llmMsg("msg_a2", "assistant", "", "OK", 1),
 		}}},
@@ -273,6 +273,14 @@ func TestLLMExtractElements(t *testing.T) {
 			`{"type_tag":"decision","text":"Use ClickHouse","subject":"analytics store","value":"ClickHouse","owner":"Marco","due":"2025-03-14","status":"active","confidence":"high","refs":["m1"]}`,
 			&extract.Candidate{Item: tenure.StateItem{Type: tenure.StateDecision, Text: "Use ClickHouse", Subject: "analytics store",
 				Value: "ClickHouse", Status: "active", Confidence: tenure.ConfidenceHigh, Refs: []string{"m1"}}}, nil},
+		{"OKAlternatives",
+			`{"type_tag":"decision","text":"A replacement","alternatives":[" a\nrefund ","a refund","","store credit","` + strings.Repeat("x", 300) + `","bad\u0000one"],"status":"active","confidence":"high","refs":["m1"]}`,
+			&extract.Candidate{Item: tenure.StateItem{Type: tenure.StateDecision, Text: "A replacement", Alternatives: []string{"a refund", "store credit"},
+				Status: "active", Confidence: tenure.ConfidenceHigh, Refs: []string{"m1"}}}, nil},
+		{"OKAlternativesOnActionLeftOut",
+			`{"type_tag":"action","text":"Ship the replacement","alternatives":["a refund"],"status":"open","confidence":"high","refs":["m1"]}`,
+			&extract.Candidate{Item: tenure.StateItem{Type: tenure.StateAction, Text: "Ship the replacement",
+				Status: "open", Confidence: tenure.ConfidenceHigh, Refs: []string{"m1"}}}, nil},
 		{"OKBadTagsDropped",
 			`{"type_tag":"risk","text":"Cache may go stale","status":"active","confidence":"low","topic_tags":["ok\u0000tag"],"refs":["m1"]}`,
 			&extract.Candidate{Item: tenure.StateItem{Type: tenure.StateRisk, Text: "Cache may go stale", Status: "active",

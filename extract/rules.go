@@ -300,6 +300,9 @@ func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
 		}
 		it.Owner, it.Due = f.owner, due
 	}
+	if f.typ == tenure.StateDecision {
+		it.Alternatives = setAside(mc, f.text)
+	}
 	it.Subject, it.Value = slot.Parse(it.Type, it.Text)
 	it.Coerce()
 	return Candidate{Item: it}

@@ -786,6 +786,43 @@ func TestRulesAnswerChoices(t *testing.T) {
 	}
 }
 
+// TestRulesSetAside: a decision that takes one side of the either-or
+// question before it records the other sides as its alternatives, without
+// the words that ask; one that takes no side or both records none.
+func TestRulesSetAside(t *testing.T) {
+	cases := []struct {
+		name, question, answer string
+		want                   []string
+	}{
+		{"OK/wish_verb", "Would you like a replacement or a refund?", "A replacement please.", []string{"a refund"}},
+		{"OK/second_side", "Sorry about that. Would you like a replacement or a refund?", "A refund, please.", []string{"a replacement"}},
+		{"OK/verb_option", "Are we keeping the lane swim at 6:30 or pushing it to 7?", "6:30 stays.", []string{"pushing it to 7"}},
+		{"OK/repeats_option", "Should we keep the old server in the rack or recycle it?", "Keep the old server in the rack, we need the spares.", []string{"recycle it"}},
+		{"None/no_question", "The replacement ships Monday.", "Let's go with the express courier.", nil},
+		{"None/other_side_word", "Should the open day be on a Saturday or a Sunday?", "We decided to hold the open day on Saturday and Sunday.", nil},
+	}
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			q := tenure.Message{ThreadID: "t", ID: "m1", Role: "assistant", Content: tc.question, CreatedAt: monday}
+			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{q, say("m2", tc.answer)}})
+			var got []string
+			n := 0
+			for _, c := range res.Items {
+				if c.Item.Type == tenure.StateDecision && slices.Contains(c.Item.Refs, "m2") {
+					got, n = append(got, c.Item.Alternatives...), n+1
+				}
+			}
+			if n == 0 {
+				t.Fatalf("no decision in %q", tc.answer)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("alternatives of %q after %q (-want +got):\n%s", tc.answer, tc.question, diff)
+			}
+		})
+	}
+}
+
 // TestRulesFactsAcrossMessages reads "he" in a speaker's message as the
 // relative their previous message named, and only then.
 func TestRulesFactsAcrossMessages(t *testing.T) {

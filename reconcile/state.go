@@ -217,7 +217,7 @@ func DecideState(t StateThresholds, c StateCandidate, matches []StateMatch) Stat
 // rank orders slot results: an item the candidate names as replaced, then
 // by frame overlap.
 func rank(r slot.Result) float64 {
-	if r.Reason == "instead" {
+	if r.Reason == "instead" || r.Reason == "alternative" {
 		return 2 + r.Overlap
 	}
 	return r.Overlap
@@ -262,14 +262,17 @@ func supersede(c StateCandidate, old *tenure.StateItem, reason, trigger string, 
 // the status is the stronger by merge precedence, the confidence the
 // higher, last_seen_at never moves back (it becomes the later of the old
 // value and newest, the creation time of c's newest ref), and a subject,
-// value, owner or due date old lacks is taken from c. Everything else of
-// old, its text and uid included, is kept.
+// value, owner or due date old lacks is taken from c, and the alternatives
+// are unioned. Everything else of old, its text and uid included, is kept.
 func MergeState(old, c *tenure.StateItem, newest time.Time) tenure.StateItem {
 	m := *old
 	m.Subject, m.Value = cmp.Or(m.Subject, c.Subject), cmp.Or(m.Value, c.Value)
 	m.Owner, m.Due = cmp.Or(m.Owner, c.Owner), cmp.Or(m.Due, c.Due)
 	m.Refs = union(old.Refs, c.Refs)
 	m.TopicTags = union(old.TopicTags, c.TopicTags)
+	if m.Alternatives = union(old.Alternatives, c.Alternatives); len(m.Alternatives) > tenure.MaxAlternatives {
+		m.Alternatives = m.Alternatives[:tenure.MaxAlternatives]
+	}
 	if len(m.TopicTags) > 3 {
 		m.TopicTags = m.TopicTags[:3]
 	}

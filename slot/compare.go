@@ -161,7 +161,8 @@ func hasObject(padded, verb string) bool {
 // Result is what Compare found.
 type Result struct {
 	Relation Relation
-	// Reason names what decided: "type", "subject", "instead", "cue",
+	// Reason names what decided: "type", "subject", "instead",
+	// "alternative", "cue",
 	// "negation", "quantity", "date", "time", "version", "name", "value",
 	// "owner", "due", "additive", "restated".
 	Reason string
@@ -173,7 +174,8 @@ type Result struct {
 // Compare relates c, a new item, to old, an existing one. Items of
 // different types are Different. An item that says it replaces old
 // ("instead of PostgreSQL" naming old's value, or the message's "rather
-// than ...") has Changed it, unless their subjects are plainly different.
+// than ...") has Changed it, unless their subjects are plainly different;
+// so has a decision that takes an option old set aside (alternatives.go).
 // Otherwise the slot is the same when one frame holds every plain word of
 // the other (names may differ: they are values), when both items name the
 // same Subject, when they hold the same values and say what they are
@@ -215,6 +217,10 @@ func Compare(old, c *Item, cues Cues) Result {
 		// all": what is off is the old item, and the new one, said as a
 		// replacement, takes its place.
 		res.Relation, res.Reason = Changed, "withdrawn"
+		return res
+	}
+	if takesSetAside(old, c, cues) {
+		res.Relation, res.Reason = Changed, "alternative"
 		return res
 	}
 	if x, y, ok := antonymPair(d); ok && old.StateItem.Type != tenure.StateQuestion {

@@ -406,3 +406,37 @@ func FuzzCompare(f *testing.F) {
 		}
 	})
 }
+
+// A decision that takes an option the old one set aside reverses it,
+// though the two share no word; one that keeps the old choice, declines
+// the option or only mentions it among other things does not take it (an
+// empty reason: any relation but "alternative").
+func TestCompareSetAside(t *testing.T) {
+	d := tenure.StateDecision
+	picked := func(text string, alternatives ...string) *slot.Item {
+		return slot.NewItem(&tenure.StateItem{Type: d, Text: text, Alternatives: alternatives})
+	}
+	it := func(text string) *slot.Item { return slot.NewItem(&tenure.StateItem{Type: d, Text: text}) }
+	for _, x := range []struct {
+		old, new *slot.Item
+		message  string
+		want     slot.Relation
+		reason   string
+	}{
+		{picked("A replacement", "a refund"), it("Take a refund instead"), "Actually the replacement won't arrive in time, I'd prefer a refund instead.", slot.Changed, "alternative"},
+		{picked("A replacement", "a refund"), it("A refund"), "A refund, please.", slot.Changed, "alternative"},
+		{picked("Book the hotel in town", "the barn at Ashcombe"), it("Book the barn at Ashcombe"), "Book the barn at Ashcombe after all.", slot.Changed, "alternative"},
+		{it("Use ClickHouse for analytics instead of PostgreSQL"), it("Go back to PostgreSQL"), "Actually, go back to PostgreSQL.", slot.Changed, "alternative"},
+		// The old choice kept beside the option, the option declined,
+		// and the option's word in another decision without a cue.
+		{picked("A replacement", "a refund"), it("A replacement and a refund of the shipping"), "A replacement and a refund of the shipping.", 0, ""},
+		{picked("A replacement", "a refund"), it("No refund"), "No refund.", 0, ""},
+		{picked("A replacement", "a refund"), it("Refund the shipping fee to the gift card"), "Refund the shipping fee to the gift card.", 0, ""},
+		{it("A replacement"), it("Take a refund instead"), "I'd prefer a refund instead.", 0, ""},
+	} {
+		r := slot.Compare(x.old, x.new, slot.ReadCues(x.message))
+		if x.reason == "" && r.Reason == "alternative" || x.reason != "" && (r.Relation != x.want || r.Reason != x.reason) {
+			t.Errorf("Compare(%q %q, %q) = %s (%s), want %s (%s)", x.old.Text, x.old.Alternatives, x.new.Text, r.Relation, r.Reason, x.want, x.reason)
+		}
+	}
+}
