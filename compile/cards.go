@@ -108,7 +108,8 @@ func (r *run) cardFact(o *tenure.Object, byKey map[string][]*item) bool {
 // cardBlocks builds the entity cards of the memory section from its
 // ranked blocks: for the entities the query names, then those of the
 // selected memories in rank order, the card of each holds its top three
-// memories of importance 2 or more, or pinned (pinned first, then
+// memories of importance 2 or more, or pinned, that no card before it
+// holds (pinned first, then
 // importance, then the most recent), among the live memory candidates and
 // the entity's memories the Source looked up (FactSource), so that a card
 // is complete whatever the query retrieved. Facts are rendered by the
@@ -159,6 +160,10 @@ func (r *run) cardBlocks(ranked []block) []block {
 	// cards and tenure memories list use.
 	slices.SortStableFunc(facts, memory.Compare)
 	var blocks []block
+	// A fact about two entities ("Nina's sister is named Julia") is on
+	// the first of their cards only: a card says what no card before it
+	// said.
+	carded := map[string]bool{}
 	for _, ref := range entities {
 		if len(blocks) == maxCards {
 			break
@@ -170,7 +175,8 @@ func (r *run) cardBlocks(ranked []block) []block {
 			if len(texts) == cardFacts {
 				break
 			}
-			if slices.Contains(o.Memory.EntityRefs, ref) {
+			if slices.Contains(o.Memory.EntityRefs, ref) && !carded[o.ObjectID] {
+				carded[o.ObjectID] = true
 				card.Facts = append(card.Facts, o.ObjectID)
 				text := strings.TrimRight(inlineText(o.Content), ";")
 				texts = append(texts, text)

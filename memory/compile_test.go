@@ -283,6 +283,41 @@ func testEntityCards(t *testing.T, openAt func(*testing.T, *clock) store) {
 	}
 }
 
+// TestEntityCardsShared: a fact about two entities is on the first of
+// their cards only, and the second card says what is left of its own.
+func TestEntityCardsShared(t *testing.T) { eachStore(t, testEntityCardsShared) }
+
+func testEntityCardsShared(t *testing.T, openAt func(*testing.T, *clock) store) {
+	c := &clock{t0}
+	s := openAt(t, c)
+	put := func(content, attr string, refs ...string) tenure.Object {
+		c.t = c.t.Add(time.Minute)
+		return mustPut(t, s, tenure.Object{Content: content, Memory: &tenure.Memory{Kind: tenure.MemoryPeople,
+			EntityRefs: refs, Attribute: attr, Importance: tenure.Ptr(2)}})
+	}
+	named := put("Nina's sister is named Julia", "name", "person:ninas_sister", "person:nina")
+	nurse := put("Nina's sister works as a nurse", "job", "person:ninas_sister", "person:nina")
+	leeds := put("Nina lives in Leeds", "lives_in", "person:nina")
+	c.t = c.t.Add(time.Hour)
+	env, tr := compileAt(t, s, c, compile.Options{}, "what does Nina's sister do", 2000)
+	text := env.Text()
+	for _, fact := range []string{"Nina's sister is named Julia", "Nina's sister works as a nurse"} {
+		if n := strings.Count(text, fact); n != 1 {
+			t.Errorf("%q is rendered %d times, want once:\n%s", fact, n, text)
+		}
+	}
+	cards := map[string][]string{}
+	for _, card := range tr.EntityCards {
+		cards[card.Entity] = card.Facts
+	}
+	if f := cards["person:nina"]; len(f) != 1 || f[0] != leeds.ObjectID {
+		t.Errorf("Nina's card holds %v, want only %s (the others are on her sister's card): %+v", f, leeds.ObjectID, tr.EntityCards)
+	}
+	if f := cards["person:ninas_sister"]; len(f) != 2 || !slicesContains(f, named.ObjectID) || !slicesContains(f, nurse.ObjectID) {
+		t.Errorf("the sister's card holds %v, want the name and the job", f)
+	}
+}
+
 func slicesContains(s []string, v string) bool {
 	for _, x := range s {
 		if x == v {
