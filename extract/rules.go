@@ -271,6 +271,7 @@ type found struct {
 // relative dates made explicit, its subject and value parsed from its
 // text, and an action's owner and due date set.
 func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
+	said := f.text
 	var due string
 	switch f.typ {
 	case tenure.StateAction, tenure.StateConstraint:
@@ -301,7 +302,7 @@ func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
 		it.Owner, it.Due = f.owner, due
 	}
 	if f.typ == tenure.StateDecision {
-		it.Alternatives = setAside(mc, f.text)
+		it.Alternatives = setAside(mc, said)
 	}
 	it.Subject, it.Value = slot.Parse(it.Type, it.Text)
 	it.Coerce()

@@ -35,3 +35,22 @@ func TestRulesMonthsAhead(t *testing.T) {
 		})
 	}
 }
+
+// TestRulesJoinedWeekdays: a weekday joined by "and" or "or" to a date
+// before it is made explicit as that one is ("on Saturday and Sunday");
+// one that stands alone without a deadline word is left as written.
+func TestRulesJoinedWeekdays(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, tc := range []struct{ content, text string }{
+		{"We decided to hold the open day on Saturday and Sunday.", "Hold the open day on 13 May 2023 and on 14 May 2023"},
+		{"Let's run the clinic on Tuesday or Wednesday.", "Run the clinic on 9 May 2023 or on 10 May 2023"},
+		{"We decided to hold the open day on Saturday and keep Sunday free.", "Hold the open day on 13 May 2023 and keep Sunday free"},
+	} {
+		t.Run(tc.content, func(t *testing.T) {
+			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{say("m1", tc.content)}})
+			if len(res.Items) != 1 || res.Items[0].Item.Text != tc.text {
+				t.Errorf("got %v, want one item %q", items(res), tc.text)
+			}
+		})
+	}
+}

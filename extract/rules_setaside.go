@@ -24,6 +24,14 @@ func setAside(mc *messageContext, decision string) []string {
 			}
 		}
 	}
+	if len(sides) == 2 {
+		// The left side runs from the start of the question's clause;
+		// its option is its last words, about as many as the right
+		// side's ("Should the open day be on a Saturday or a Sunday?":
+		// "be on a Saturday", not "the open day").
+		ws := strings.Fields(sides[0])
+		sides[0] = strings.Join(ws[max(0, len(ws)-len(strings.Fields(sides[1]))-2):], " ")
+	}
 	keys := pickKeys(decision)
 	took := -1
 	for i := range sides {
@@ -76,4 +84,4 @@ func optionWords(side string) string {
 
 // askingWords open a question before its options: "So, which one, the
 // barn or the hotel?".
-var askingWords = set(`so, which, what, one, do, should, shall, then, and, but, either`)
+var askingWords = set(`so, which, what, one, do, should, shall, then, and, but, either, be`)

@@ -798,6 +798,8 @@ func TestRulesSetAside(t *testing.T) {
 		{"OK/second_side", "Sorry about that. Would you like a replacement or a refund?", "A refund, please.", []string{"a replacement"}},
 		{"OK/verb_option", "Are we keeping the lane swim at 6:30 or pushing it to 7?", "6:30 stays.", []string{"pushing it to 7"}},
 		{"OK/repeats_option", "Should we keep the old server in the rack or recycle it?", "Keep the old server in the rack, we need the spares.", []string{"recycle it"}},
+		{"OK/left_side_last_words", "Should the open day be on a Saturday or a Sunday?", "Sunday.", []string{"on a Saturday"}},
+		{"None/subject_only", "Should the open day be on a Saturday or a Sunday?", "Let's move the open day to the hall.", nil},
 		{"None/no_question", "The replacement ships Monday.", "Let's go with the express courier.", nil},
 		{"None/other_side_word", "Should the open day be on a Saturday or a Sunday?", "We decided to hold the open day on Saturday and Sunday.", nil},
 	}

@@ -33,6 +33,7 @@ func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 	text, due = monthsAhead(text, ref, due)
 	var b strings.Builder
 	rest := text
+	dated := false
 	for _, d := range r.resolve(text, ref) {
 		k := strings.Index(rest, d.Expr)
 		if k < 0 || d.Expr == "" {
@@ -40,9 +41,14 @@ func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 		}
 		prev := lastWord(rest[:k])
 		bare := isWeekday(d.Expr)
-		if bare && !deadlinePreps[prev] {
+		// "on Saturday and Sunday": a weekday joined to the date before
+		// it is read as that one is.
+		joined := dated && coordinators[strings.TrimSpace(lower(rest[:k]))]
+		if bare && !deadlinePreps[prev] && !joined {
+			dated = false
 			continue
 		}
+		dated = true
 		if bare || strings.HasPrefix(lower(d.Expr), "on ") {
 			d.Date = forward(d.Date, ref)
 		}
@@ -58,6 +64,9 @@ func (r *Rules) datesExplicit(text string, ref time.Time) (string, string) {
 	b.WriteString(rest)
 	return b.String(), due
 }
+
+// coordinators join a date to the one before it.
+var coordinators = map[string]bool{"and": true, "or": true, "&": true, ",": true, "and on": true, "or on": true}
 
 // dueWords are the words after which a date is when something is due.
 var dueWords = map[string]bool{"by": true, "before": true, "until": true, "till": true, "due": true,

@@ -149,6 +149,23 @@ func TestResolveDirection(t *testing.T) {
 		{"OK/InAYearWord", mar3, "in 2023", []res{}},
 		{"OK/DecimalDay", mar3, "rated 4.5 March", []res{}},
 
+		// A month named alone after a preposition: ahead or behind as
+		// the clause tells, this month either way; no date when nothing
+		// tells; a month with a day or a year is another rule's.
+		{"OK/ByMonth", mar3, "We need the venue booked by June.", []res{{"June", "2025-06-01", "month"}}},
+		{"OK/ByMonthNextYear", mar20, "Let's have the roof fixed by February.", []res{{"February", "2026-02-01", "month"}}},
+		{"OK/InMonthPast", mar3, "We flew to Denver in June.", []res{{"June", "2024-06-01", "month"}}},
+		{"OK/InMonthPresent", mar3, "Julia's birthday is in June.", []res{{"June", "2025-06-01", "month"}}},
+		{"OK/SinceMonth", mar3, "I've been sober since January.", []res{{"January", "2025-01-01", "month"}}},
+		{"OK/UntilMonth", mar3, "The shop is closed until April.", []res{{"April", "2025-04-01", "month"}}},
+		{"OK/ThisMonthPast", mar20, "It snowed a lot in March.", []res{{"March", "2025-03-01", "month"}}},
+		{"None/MonthUndirected", mar3, "Photos from June.", []res{}},
+		{"None/MonthAsName", mar3, "I met June at the gym.", []res{}},
+		{"None/MonthAsFirstName", mar3, "I'll have it reviewed by June Carter.", []res{}},
+		{"None/MayVerb", mar3, "We may go in may if it's warm.", []res{}},
+		{"OK/MonthWithYearIsAbsolute", mar3, "We moved in June 2023.", []res{}},
+		{"OutOfCalendar/MonthAtTheEnd", endOfTime, "We will move by June.", []res{}},
+
 		// Dates no store holds are not listed, and the text around them
 		// still resolves.
 		{"OutOfCalendar/YearsAgo", mar3, "The pyramids were built about 6000 years ago.", []res{}},

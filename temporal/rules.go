@@ -95,7 +95,10 @@ func (s *scanner) match(i int) (phrase, bool) {
 		}
 		return s.ago(i)
 	case kOrdinal, kMonthName, kMonthAbbr:
-		return s.calendar(i, i)
+		if p, ok := s.calendar(i, i); ok {
+			return p, true
+		}
+		return s.bareMonth(i)
 	case kIn:
 		return s.in(i)
 	case kLast:
