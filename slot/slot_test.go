@@ -89,6 +89,8 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateConstraint, "Nobody may drive more than 9 hours in a day", []string{"quantity duration/day=32400 max"}},
 		{tenure.StateAction, "Fix the intercom at 12 Rose Lane", nil},
 		{tenure.StateConstraint, "Reception hours are 8 am to 6 pm", []string{"time time=08:00", "time time=18:00"}},
+		// A number before "new" counts what follows it.
+		{tenure.StateAction, "Order two new mirrors for studio A", []string{"quantity count:mirror=2"}},
 	} {
 		t.Run(c.text, func(t *testing.T) {
 			if diff := cmp.Diff(c.want, facets(slot.Analyze(c.typ, c.text))); diff != "" {
@@ -148,7 +150,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
-	d, c, a := tenure.StateDecision, tenure.StateConstraint, tenure.StateAction
+	d, c, a, q := tenure.StateDecision, tenure.StateConstraint, tenure.StateAction, tenure.StateQuestion
 	it := func(typ tenure.StateType, text string) *slot.Item {
 		return slot.NewItem(&tenure.StateItem{Type: typ, Text: text})
 	}
@@ -295,6 +297,12 @@ func TestCompare(t *testing.T) {
 		{it(a, "Call mom about the holidays"), it(a, "Call dad about the holidays"), "", slot.Different, "subject"},
 		{it(a, "Rerun the load tests"), it(a, "Rerun the unit tests"), "", slot.Different, "subject"},
 		{it(a, "Record the demo"), it(a, "Cord the demo"), "", slot.Different, "subject"},
+		// A family named in the plural, irregular forms of one verb, and
+		// an acronym in the plural, which is a kind of thing, not a name.
+		{it(a, "Call the Khan family about the deposit"), it(a, "Call the Khans about the deposit"), "", slot.Same, "restated"},
+		{it(a, "Call the Khan family about the deposit"), it(a, "Call the Kahns about the deposit"), "", slot.Different, "object"},
+		{it(q, "How many volunteers did we feed last week?"), it(q, "How many volunteers were fed last week?"), "", slot.Same, "restated"},
+		{it(a, "Service the regulators before the Easter courses"), it(a, "Service the BCDs before the Easter courses"), "", slot.Different, "subject"},
 	} {
 		t.Run(x.old.Text+" / "+x.new.Text, func(t *testing.T) {
 			r := slot.Compare(x.old, x.new, slot.ReadCues(x.message))
