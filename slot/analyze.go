@@ -96,6 +96,13 @@ type Analysis struct {
 	// recipient is the named person the item hands something to
 	// ("Assign the weekend desk to Noor"), or "".
 	recipient string
+	// gate is the word that opens a clause the item orders its main
+	// clause by ("until", "before", "after"), or ""; gateAt is its token,
+	// and negatedGate is set when a negation comes before it ("Nobody
+	// uses the laser cutter until ...").
+	gate        string
+	gateAt      int
+	negatedGate bool
 }
 
 // insteadRes find what a text says it replaces. The first submatch is the
@@ -382,6 +389,7 @@ func (s *scanner) scan() {
 		// helmet" does.
 		s.a.Negated, s.a.without, s.a.with = false, false, true
 	}
+	s.findGate()
 	s.limits()
 	s.measureNouns()
 	s.markCounted()

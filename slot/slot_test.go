@@ -303,6 +303,11 @@ func TestCompare(t *testing.T) {
 		{it(a, "Call the Khan family about the deposit"), it(a, "Call the Kahns about the deposit"), "", slot.Different, "object"},
 		{it(q, "How many volunteers did we feed last week?"), it(q, "How many volunteers were fed last week?"), "", slot.Same, "restated"},
 		{it(a, "Service the regulators before the Easter courses"), it(a, "Service the BCDs before the Easter courses"), "", slot.Different, "subject"},
+		// An ordering rule with its negation moved: the clauses cross.
+		// Under a negation "until" is "before".
+		{it(c, "Members must complete an induction before using the laser cutter"), it(c, "Nobody uses the laser cutter until they've done the induction"), "", slot.Same, "restated"},
+		{it(c, "Members can use the laser cutter before the induction"), it(c, "Nobody uses the laser cutter until they've done the induction"), "", slot.Changed, "negation"},
+		{it(c, "The buyers cannot move in before 1 September"), it(c, "The buyers are unable to move in until 1 September"), "", slot.Same, "restated"},
 	} {
 		t.Run(x.old.Text+" / "+x.new.Text, func(t *testing.T) {
 			r := slot.Compare(x.old, x.new, slot.ReadCues(x.message))

@@ -67,7 +67,7 @@ func (s *scanner) word(i int) {
 		s.a.Frame = append(s.a.Frame, Word{Stem: w, Text: t.raw, at: i})
 		return
 	}
-	if !name && (modals[w] || stopwords[w] || w == "") {
+	if !name && (modals[w] || stopwords[w] || w == "" || contraction(w)) {
 		return
 	}
 	if !name && s.a.typ == tenure.StateDecision && choiceVerbs[w] {
@@ -153,6 +153,16 @@ func (s *scanner) afterModal(i int) bool {
 	}
 	return wordnet.Known(s.low(i), wordnet.Verb)
 }
+
+// contraction reports whether w is a pronoun or another function word
+// with an auxiliary written against it ("they've", "you'll", "it'd").
+func contraction(w string) bool {
+	before, after, ok := strings.Cut(w, "'")
+	return ok && stopwords[before] && contractedAux[after]
+}
+
+// contractedAux are the auxiliaries written against the word before them.
+var contractedAux = fields(`ve ll d re m`)
 
 // obligations are the words before the "to" of a verb that is to be
 // done ("have to swap", "need to renew", "going to move").
