@@ -124,6 +124,11 @@ func Analyze(t tenure.StateType, text string) Analysis {
 	text = typography.Replace(text)
 	text = a.cutInstead(text)
 	text = rephrase(text)
+	if t == tenure.StateRisk {
+		// A thing that may stop working may break down; elsewhere
+		// people stop working at six.
+		text = stopsWorkingRe.ReplaceAllString(text, "break down")
+	}
 	text, a.recipient = giveTo(text)
 	toks := tokenize(text)
 	s := scanner{a: &a, toks: toks}
@@ -159,6 +164,10 @@ var rephrasings = []struct {
 	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
 	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
 }
+
+// stopsWorkingRe finds a thing that stops working, which in a risk
+// breaks down.
+var stopsWorkingRe = regexp.MustCompile(`(?i)\b(?:stop|stops|stopped|stopping|cease|ceases|ceased)\s+(?:working|functioning|operating)\b`)
 
 // rephrase applies rephrasings to text.
 func rephrase(text string) string {

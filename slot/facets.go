@@ -1,6 +1,7 @@
 package slot
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -463,12 +464,17 @@ func (s *scanner) countedHead(i int) int {
 
 // participle reports whether w is a verb's past participle, which ends
 // the counted phrase it follows: "30 boxes delivered by Thursday" counts
-// boxes.
+// boxes. An irregular one is a form without a regular ending that
+// WordNet's exceptions give another verb for ("left").
 func participle(w string) bool {
 	if _, ok := irregulars[w]; ok {
 		return true
 	}
-	return strings.HasSuffix(w, "ed") && wordnet.Known(w, wordnet.Verb)
+	if strings.HasSuffix(w, "ed") {
+		return wordnet.Known(w, wordnet.Verb)
+	}
+	return !strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ing") &&
+		slices.ContainsFunc(wordnet.Lemmas(w, wordnet.Verb), func(l string) bool { return l != w })
 }
 
 // boundAfter reads a bound written after a quantity at token i ("or

@@ -120,6 +120,11 @@ func TestAnalyzePolarityAndInstead(t *testing.T) {
 		// A date after "by" is when it is due, not what replaces it.
 		{"Replace the leaking valve at 14 Orchard Road by Wednesday", false, nil},
 		{"Replace the fuse by 5 pm", false, nil},
+		// "un-" said of something negates; before a noun it picks out a
+		// kind.
+		{"Keep the side gate unlocked at night", true, nil},
+		{"Never leave the kiln unattended while it is firing", false, nil},
+		{"Send the unpaid invoices to Marta", false, nil},
 	} {
 		a := slot.Analyze(tenure.StateConstraint, c.text)
 		if a.Negated != c.negated || !cmp.Equal(a.Instead, c.instead) {
@@ -308,6 +313,8 @@ func TestCompare(t *testing.T) {
 		{it(c, "Members must complete an induction before using the laser cutter"), it(c, "Nobody uses the laser cutter until they've done the induction"), "", slot.Same, "restated"},
 		{it(c, "Members can use the laser cutter before the induction"), it(c, "Nobody uses the laser cutter until they've done the induction"), "", slot.Changed, "negation"},
 		{it(c, "The buyers cannot move in before 1 September"), it(c, "The buyers are unable to move in until 1 September"), "", slot.Same, "restated"},
+		// In a risk a thing that stops working breaks down.
+		{it(tenure.StateRisk, "The dishwasher could break down during the wedding"), it(tenure.StateRisk, "The dishwasher might stop working during the wedding"), "", slot.Same, "restated"},
 	} {
 		t.Run(x.old.Text+" / "+x.new.Text, func(t *testing.T) {
 			r := slot.Compare(x.old, x.new, slot.ReadCues(x.message))

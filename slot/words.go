@@ -18,6 +18,12 @@ import (
 // word reads token i as a content word, a negation, a cue or nothing.
 func (s *scanner) word(i int) {
 	t := &s.toks[i]
+	if rest, ok := s.unNegated(i); ok {
+		// "Never leave a body unattended" says what "someone must
+		// always attend the body" does.
+		s.neg++
+		t.raw, t.low = rest, rest
+	}
 	w := t.low
 	switch {
 	case w == "no" && s.low(i+1) == "longer", w == "after" && s.low(i+1) == "all":
@@ -147,12 +153,34 @@ func (s *scanner) afterModal(i int) bool {
 	switch {
 	case modalVerbs[prev] || negatedAux[prev]:
 	case prev == "to" && obligations[s.low(k-1)]:
-	case prev == "be" && modalVerbs[s.low(k-1)] && participle(s.low(i)):
+	case prev == "be" && s.modalAt(k-1) && participle(s.low(i)):
 	default:
 		return false
 	}
 	return wordnet.Known(s.low(i), wordnet.Verb)
 }
+
+// unNegated returns what token i negates when it is an adjective or a
+// participle with the prefix "un-" said of something ("leave the van
+// unlocked", "the body is unattended"): WordNet knows the word as an
+// adjective and the rest as an adjective or a verb, and no noun follows
+// it. Before a noun it picks out a kind of thing ("send the unpaid
+// invoices"), which negates nothing.
+func (s *scanner) unNegated(i int) (string, bool) {
+	w := s.low(i)
+	rest, ok := strings.CutPrefix(w, "un")
+	if !ok || len(rest) < minUnNegated || s.toks[i].used || synonyms[w] != "" || negations[w] || stopwords[w] ||
+		!wordnet.Known(w, wordnet.Adjective) ||
+		!wordnet.Known(rest, wordnet.Adjective) && !wordnet.Known(rest, wordnet.Verb) {
+		return "", false
+	}
+	next := s.low(i + 1)
+	return rest, next == "" || stopwords[next] || temporalPreps[next] || phrasePreps[next] || negations[next]
+}
+
+// minUnNegated is how long the word after "un-" is at least: "under",
+// "unit" and "unique" are no negations.
+const minUnNegated = 4
 
 // contraction reports whether w is a pronoun or another function word
 // with an auxiliary written against it ("they've", "you'll", "it'd").
@@ -163,6 +191,15 @@ func contraction(w string) bool {
 
 // contractedAux are the auxiliaries written against the word before them.
 var contractedAux = fields(`ve ll d re m`)
+
+// modalAt reports whether token k is a modal or a negated auxiliary, or
+// a negation after one ("must not be left").
+func (s *scanner) modalAt(k int) bool {
+	if w := s.low(k); w == "not" || w == "never" {
+		k--
+	}
+	return modalVerbs[s.low(k)] || negatedAux[s.low(k)]
+}
 
 // obligations are the words before the "to" of a verb that is to be
 // done ("have to swap", "need to renew", "going to move").
