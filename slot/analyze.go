@@ -96,6 +96,13 @@ type Analysis struct {
 	// recipient is the named person the item hands something to
 	// ("Assign the weekend desk to Noor"), or "".
 	recipient string
+	// gate is the word that opens a clause the item orders its main
+	// clause by ("until", "before", "after"), or ""; gateAt is its token,
+	// and negatedGate is set when a negation comes before it ("Nobody
+	// uses the laser cutter until ...").
+	gate        string
+	gateAt      int
+	negatedGate bool
 }
 
 // insteadRes find what a text says it replaces. The first submatch is the
@@ -117,6 +124,11 @@ func Analyze(t tenure.StateType, text string) Analysis {
 	text = typography.Replace(text)
 	text = a.cutInstead(text)
 	text = rephrase(text)
+	if t == tenure.StateRisk {
+		// A thing that may stop working may break down; elsewhere
+		// people stop working at six.
+		text = stopsWorkingRe.ReplaceAllString(text, "break down")
+	}
 	text, a.recipient = giveTo(text)
 	toks := tokenize(text)
 	s := scanner{a: &a, toks: toks}
@@ -152,6 +164,10 @@ var rephrasings = []struct {
 	{[]string{"ahead", "beforehand"}, regexp.MustCompile(`(?i)\b(?:ahead\s+of\s+time|beforehand)\b`), "in advance"},
 	{[]string{"role", "position", "req", "vacanc", "opening", "headcount"}, regexp.MustCompile(`(?i)\b(?:open|opens|opened|opening|fill|fills|filled|filling|post|posts|posted|posting)\s+((?:\S+\s+){0,4}?)(?:roles?|positions?|reqs?|vacanc(?:y|ies)|openings?|headcount)\b`), "hire $1"},
 }
+
+// stopsWorkingRe finds a thing that stops working, which in a risk
+// breaks down.
+var stopsWorkingRe = regexp.MustCompile(`(?i)\b(?:stop|stops|stopped|stopping|cease|ceases|ceased)\s+(?:working|functioning|operating)\b`)
 
 // rephrase applies rephrasings to text.
 func rephrase(text string) string {
@@ -382,6 +398,7 @@ func (s *scanner) scan() {
 		// helmet" does.
 		s.a.Negated, s.a.without, s.a.with = false, false, true
 	}
+	s.findGate()
 	s.limits()
 	s.measureNouns()
 	s.markCounted()

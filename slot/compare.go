@@ -198,6 +198,12 @@ func Compare(old, c *Item, cues Cues) Result {
 		// volunteer": a negation that turns every bound over is no
 		// change of polarity.
 		c = c.complement(old.Facets)
+	} else if old.Negated != c.Negated && sameOrder(old, c) {
+		// "Nobody uses the laser cutter until they've done the
+		// induction" requires what "Members must complete an induction
+		// before using the laser cutter" does.
+		old, c = old.ungated(), c.ungated()
+		c.Negated = old.Negated
 	}
 	d := diff(old.Frame, c.Frame)
 	res := Result{Overlap: d.overlap()}

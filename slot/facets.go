@@ -1,6 +1,7 @@
 package slot
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -258,6 +259,10 @@ func plural(w string) bool {
 	return false
 }
 
+// pointingAdjectives are the stopwords that only point at the thing a
+// number counts ("two new mirrors").
+var pointingAdjectives = fields(`new old current existing`)
+
 // measureWords name a value a number gives rather than a thing it labels.
 var measureWords = fields(`least most price cost fee rate budget limit cap size age score rating salary wage pay
 	temperature speed weight height width depth distance ratio share percentage total sum balance`)
@@ -308,7 +313,12 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	if currency == "" && (s.houseNumber(i) || s.labelNumber(i)) {
 		return Facet{}, 0
 	}
-	if _, word := numberWords[w]; word && (s.low(i+1) == "" || stopwords[s.low(i+1)] && s.low(i+1) != "more") && w != "once" && w != "twice" {
+	next := i + 1
+	if pointingAdjectives[s.low(next)] && isWordy(s.low(next+1)) && !stopwords[s.low(next+1)] {
+		// "two new mirrors" counts mirrors, as "two mirrors" does.
+		next++
+	}
+	if _, word := numberWords[w]; word && (s.low(next) == "" || stopwords[s.low(next)] && s.low(next) != "more") && w != "once" && w != "twice" {
 		return Facet{}, 0 // "write one", "the two of us"
 	}
 	if w == "once" && s.low(i-1) == "at" {
@@ -333,15 +343,15 @@ func (s *scanner) quantityAt(i int) (Facet, int) {
 	case frequencyWords[w]:
 		// "twice a day" counts times, whatever word stands before it.
 		f.Key = "times"
-	case s.low(i+1) != "" && !stopwords[s.low(i+1)] && !temporalPreps[s.low(i+1)] && isWordy(s.low(i+1)) &&
-		!(strings.HasSuffix(s.low(i+1), "ed") && verbStems[stem(s.low(i+1))]):
+	case s.low(next) != "" && !stopwords[s.low(next)] && !temporalPreps[s.low(next)] && isWordy(s.low(next)) &&
+		!(strings.HasSuffix(s.low(next), "ed") && verbStems[stem(s.low(next))]):
 		// ("order 4471 refunded" counts nothing: the word after the
 		// number is a participle.)
 		// The counted noun stays a word of the frame: two engineers
 		// and two designers are not one slot. It is the head of the
 		// phrase after the number, not its first modifier: "5,000
 		// hardcover copies" counts copies, as "5,000 copies" does.
-		head = s.countedHead(i + 1)
+		head = s.countedHead(next)
 		f.Key = "count:" + stem(s.low(head))
 		f.noun = head
 	case i > 0 && s.isName(i-1):
@@ -454,12 +464,17 @@ func (s *scanner) countedHead(i int) int {
 
 // participle reports whether w is a verb's past participle, which ends
 // the counted phrase it follows: "30 boxes delivered by Thursday" counts
-// boxes.
+// boxes. An irregular one is a form without a regular ending that
+// WordNet's exceptions give another verb for ("left").
 func participle(w string) bool {
 	if _, ok := irregulars[w]; ok {
 		return true
 	}
-	return strings.HasSuffix(w, "ed") && wordnet.Known(w, wordnet.Verb)
+	if strings.HasSuffix(w, "ed") {
+		return wordnet.Known(w, wordnet.Verb)
+	}
+	return !strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ing") &&
+		slices.ContainsFunc(wordnet.Lemmas(w, wordnet.Verb), func(l string) bool { return l != w })
 }
 
 // boundAfter reads a bound written after a quantity at token i ("or

@@ -89,6 +89,8 @@ func TestAnalyzeFacets(t *testing.T) {
 		{tenure.StateConstraint, "Nobody may drive more than 9 hours in a day", []string{"quantity duration/day=32400 max"}},
 		{tenure.StateAction, "Fix the intercom at 12 Rose Lane", nil},
 		{tenure.StateConstraint, "Reception hours are 8 am to 6 pm", []string{"time time=08:00", "time time=18:00"}},
+		// A number before "new" counts what follows it.
+		{tenure.StateAction, "Order two new mirrors for studio A", []string{"quantity count:mirror=2"}},
 	} {
 		t.Run(c.text, func(t *testing.T) {
 			if diff := cmp.Diff(c.want, facets(slot.Analyze(c.typ, c.text))); diff != "" {
@@ -118,6 +120,11 @@ func TestAnalyzePolarityAndInstead(t *testing.T) {
 		// A date after "by" is when it is due, not what replaces it.
 		{"Replace the leaking valve at 14 Orchard Road by Wednesday", false, nil},
 		{"Replace the fuse by 5 pm", false, nil},
+		// "un-" said of something negates; before a noun it picks out a
+		// kind.
+		{"Keep the side gate unlocked at night", true, nil},
+		{"Never leave the kiln unattended while it is firing", false, nil},
+		{"Send the unpaid invoices to Marta", false, nil},
 	} {
 		a := slot.Analyze(tenure.StateConstraint, c.text)
 		if a.Negated != c.negated || !cmp.Equal(a.Instead, c.instead) {
@@ -148,7 +155,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
-	d, c, a := tenure.StateDecision, tenure.StateConstraint, tenure.StateAction
+	d, c, a, q := tenure.StateDecision, tenure.StateConstraint, tenure.StateAction, tenure.StateQuestion
 	it := func(typ tenure.StateType, text string) *slot.Item {
 		return slot.NewItem(&tenure.StateItem{Type: typ, Text: text})
 	}
@@ -295,6 +302,19 @@ func TestCompare(t *testing.T) {
 		{it(a, "Call mom about the holidays"), it(a, "Call dad about the holidays"), "", slot.Different, "subject"},
 		{it(a, "Rerun the load tests"), it(a, "Rerun the unit tests"), "", slot.Different, "subject"},
 		{it(a, "Record the demo"), it(a, "Cord the demo"), "", slot.Different, "subject"},
+		// A family named in the plural, irregular forms of one verb, and
+		// an acronym in the plural, which is a kind of thing, not a name.
+		{it(a, "Call the Khan family about the deposit"), it(a, "Call the Khans about the deposit"), "", slot.Same, "restated"},
+		{it(a, "Call the Khan family about the deposit"), it(a, "Call the Kahns about the deposit"), "", slot.Different, "object"},
+		{it(q, "How many volunteers did we feed last week?"), it(q, "How many volunteers were fed last week?"), "", slot.Same, "restated"},
+		{it(a, "Service the regulators before the Easter courses"), it(a, "Service the BCDs before the Easter courses"), "", slot.Different, "subject"},
+		// An ordering rule with its negation moved: the clauses cross.
+		// Under a negation "until" is "before".
+		{it(c, "Members must complete an induction before using the laser cutter"), it(c, "Nobody uses the laser cutter until they've done the induction"), "", slot.Same, "restated"},
+		{it(c, "Members can use the laser cutter before the induction"), it(c, "Nobody uses the laser cutter until they've done the induction"), "", slot.Changed, "negation"},
+		{it(c, "The buyers cannot move in before 1 September"), it(c, "The buyers are unable to move in until 1 September"), "", slot.Same, "restated"},
+		// In a risk a thing that stops working breaks down.
+		{it(tenure.StateRisk, "The dishwasher could break down during the wedding"), it(tenure.StateRisk, "The dishwasher might stop working during the wedding"), "", slot.Same, "restated"},
 	} {
 		t.Run(x.old.Text+" / "+x.new.Text, func(t *testing.T) {
 			r := slot.Compare(x.old, x.new, slot.ReadCues(x.message))

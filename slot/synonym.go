@@ -1,6 +1,7 @@
 package slot
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 
@@ -53,16 +54,28 @@ var synonymCache pairCache
 // WordNet: forms of one lemma, or lemmas that share one of their most
 // frequent senses ("kids" and "children", "held up" and "delayed").
 // Verbs are compared as verbs and other words as nouns or adjectives;
-// names are values, never synonyms.
+// names are values, never synonyms. Forms of one verb are one word
+// however each is used, as words of one stem are ("the families we fed",
+// "how many families do we feed"): WordNet's exception lists give the
+// irregular forms the stemmer misses.
 func synonymous(x, w Word) bool {
-	if x.Name || w.Name || x.Verb != w.Verb {
+	if x.Name || w.Name {
 		return false
 	}
 	a, b := lookupForm(x), lookupForm(w)
 	if a == "" || b == "" || a == b {
 		return a != "" && a == b
 	}
-	return synonymCache.get(a, b, func() bool {
+	// The answer depends on how each word is used, so the cache keys
+	// the pair by that too.
+	kind := "\x00" + strconv.FormatBool(x.Verb) + strconv.FormatBool(w.Verb)
+	return synonymCache.get(a+kind, b+kind, func() bool {
+		if wordnet.Synonymous(a, b, wordnet.Verb, 0) {
+			return true
+		}
+		if x.Verb != w.Verb {
+			return false
+		}
 		if x.Verb {
 			return wordnet.Synonymous(a, b, wordnet.Verb, synonymSenses)
 		}

@@ -18,6 +18,12 @@ import (
 // word reads token i as a content word, a negation, a cue or nothing.
 func (s *scanner) word(i int) {
 	t := &s.toks[i]
+	if rest, ok := s.unNegated(i); ok {
+		// "Never leave a body unattended" says what "someone must
+		// always attend the body" does.
+		s.neg++
+		t.raw, t.low = rest, rest
+	}
 	w := t.low
 	switch {
 	case w == "no" && s.low(i+1) == "longer", w == "after" && s.low(i+1) == "all":
@@ -67,7 +73,7 @@ func (s *scanner) word(i int) {
 		s.a.Frame = append(s.a.Frame, Word{Stem: w, Text: t.raw, at: i})
 		return
 	}
-	if !name && (modals[w] || stopwords[w] || w == "") {
+	if !name && (modals[w] || stopwords[w] || w == "" || contraction(w)) {
 		return
 	}
 	if !name && s.a.typ == tenure.StateDecision && choiceVerbs[w] {
@@ -94,7 +100,7 @@ func (s *scanner) word(i int) {
 			// its verb would be one.
 			s.toks[i+1].used = true
 			verb := !articles[s.low(i-1)] && !beForms[s.low(i+2)] && !modals[s.low(i+2)] &&
-				(verbStems[s.canon(i)] || i == 0 && s.imperative())
+				(verbStems[s.canon(i)] || i == 0 && s.imperative() || s.afterModal(i))
 			s.a.Frame = append(s.a.Frame, Word{Stem: st, Text: strings.ReplaceAll(st, "_", " "), Verb: verb, at: i})
 			return
 		}
@@ -115,6 +121,10 @@ func (s *scanner) word(i int) {
 		return
 	}
 	st := s.canon(i)
+	if name && s.low(i-1) == "the" && len(w) > minFamilyName && strings.HasSuffix(w, "s") {
+		// "the Patels" are the Patel family.
+		st = strings.TrimSuffix(w, "s")
+	}
 	if !name && s.statesPrice(i) {
 		// "Charge £85 for a wasp nest removal" says what "Wasp nest
 		// removals cost £85" does: with an amount of money, the verbs
@@ -131,15 +141,69 @@ func (s *scanner) word(i int) {
 }
 
 // afterModal reports whether token i follows a modal or a negated
-// auxiliary ("may fill", "must not leave", "won't take") and WordNet
-// knows it as a verb: then it is one, whatever the lexicon knows.
+// auxiliary ("may fill", "must not leave", "won't take"), the "to" of
+// an obligation ("have to swap out"), or a modal's
+// "be" as a participle ("must be changed"), and WordNet knows it as a
+// verb: then it is one, whatever the lexicon knows.
 func (s *scanner) afterModal(i int) bool {
-	prev := s.low(i - 1)
+	prev, k := s.low(i-1), i-1
 	if prev == "not" || prev == "never" {
-		prev = s.low(i - 2)
+		prev, k = s.low(i-2), i-2
 	}
-	return (modalVerbs[prev] || negatedAux[prev]) && wordnet.Known(s.low(i), wordnet.Verb)
+	switch {
+	case modalVerbs[prev] || negatedAux[prev]:
+	case prev == "to" && obligations[s.low(k-1)]:
+	case prev == "be" && s.modalAt(k-1) && participle(s.low(i)):
+	default:
+		return false
+	}
+	return wordnet.Known(s.low(i), wordnet.Verb)
 }
+
+// unNegated returns what token i negates when it is an adjective or a
+// participle with the prefix "un-" said of something ("leave the van
+// unlocked", "the body is unattended"): WordNet knows the word as an
+// adjective and the rest as an adjective or a verb, and no noun follows
+// it. Before a noun it picks out a kind of thing ("send the unpaid
+// invoices"), which negates nothing.
+func (s *scanner) unNegated(i int) (string, bool) {
+	w := s.low(i)
+	rest, ok := strings.CutPrefix(w, "un")
+	if !ok || len(rest) < minUnNegated || s.toks[i].used || synonyms[w] != "" || negations[w] || stopwords[w] ||
+		!wordnet.Known(w, wordnet.Adjective) ||
+		!wordnet.Known(rest, wordnet.Adjective) && !wordnet.Known(rest, wordnet.Verb) {
+		return "", false
+	}
+	next := s.low(i + 1)
+	return rest, next == "" || stopwords[next] || temporalPreps[next] || phrasePreps[next] || negations[next]
+}
+
+// minUnNegated is how long the word after "un-" is at least: "under",
+// "unit" and "unique" are no negations.
+const minUnNegated = 4
+
+// contraction reports whether w is a pronoun or another function word
+// with an auxiliary written against it ("they've", "you'll", "it'd").
+func contraction(w string) bool {
+	before, after, ok := strings.Cut(w, "'")
+	return ok && stopwords[before] && contractedAux[after]
+}
+
+// contractedAux are the auxiliaries written against the word before them.
+var contractedAux = fields(`ve ll d re m`)
+
+// modalAt reports whether token k is a modal or a negated auxiliary, or
+// a negation after one ("must not be left").
+func (s *scanner) modalAt(k int) bool {
+	if w := s.low(k); w == "not" || w == "never" {
+		k--
+	}
+	return modalVerbs[s.low(k)] || negatedAux[s.low(k)]
+}
+
+// obligations are the words before the "to" of a verb that is to be
+// done ("have to swap", "need to renew", "going to move").
+var obligations = fields(`have has had need needs needed ought going got able want wants`)
 
 // modalVerbs are the modal auxiliaries, after which a verb comes.
 var modalVerbs = fields(`must should shall can could may might would will cannot`)
@@ -407,6 +471,10 @@ func stem(w string) string {
 	return strings.Join(parts, "-")
 }
 
+// minFamilyName is how long a name in the plural is at least to be read
+// as a family's ("the Patels").
+const minFamilyName = 3
+
 // knownNames are product names often written in lowercase or first in a
 // sentence, where capitals do not tell them apart.
 var knownNames = fields(`postgresql postgres redis memcached kafka clickhouse mongodb mysql sqlite
@@ -420,7 +488,9 @@ var knownNames = fields(`postgresql postgres redis memcached kafka clickhouse mo
 func (s *scanner) isName(i int) bool {
 	t := s.toks[i]
 	w := t.low
-	if commonAcronyms[w] || w == "i" || w == "" {
+	if commonAcronyms[w] || w == "i" || w == "" || acronymPlural(t.raw) {
+		// An acronym in the plural ("BCDs") names a kind of thing, not
+		// one thing.
 		return false
 	}
 	if knownNames[w] {
