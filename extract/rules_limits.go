@@ -366,7 +366,9 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	if m := budgetRe.FindTextIndex(tx); m != nil {
 		return high(m[0], m[1])
 	}
-	if m := deadlineRe.FindTextIndex(tx); m != nil && (dateRe.MatchText(tx) || len(r.resolve(t, mc.msg.CreatedAt)) > 0) {
+	if m := deadlineRe.FindTextIndex(tx); m != nil && !pronounObjects[lastWord(lower(t[:m[0]]))] && (dateRe.MatchText(tx) || len(r.resolve(t, mc.msg.CreatedAt)) > 0) {
+		// (What "it expires in July" is about was said before it: the
+		// clause is context, not a rule of its own.)
 		return high(m[0], m[1])
 	}
 	if m := neverRe.FindTextSubmatchIndex(tx); m != nil && !strings.EqualFold(t[m[2]:m[3]], "mind") {

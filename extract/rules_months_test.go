@@ -1,6 +1,7 @@
 package extract_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tenure-dev/tenure"
@@ -50,6 +51,36 @@ func TestRulesJoinedWeekdays(t *testing.T) {
 			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{say("m1", tc.content)}})
 			if len(res.Items) != 1 || res.Items[0].Item.Text != tc.text {
 				t.Errorf("got %v, want one item %q", items(res), tc.text)
+			}
+		})
+	}
+}
+
+// TestRulesAnsweredPronoun: "it" in an answer to another speaker's
+// question stands for what the question asks about, the asker's "your"
+// the answerer's own; a pronoun with a thing named in its own clause
+// before it is left alone ("It expires in July" is no rule of its own).
+func TestRulesAnsweredPronoun(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, tc := range []struct {
+		question, answer string
+		want             []string
+	}{
+		{"What's your budget for the dinner?", "Let's keep it under 300 dollars.", []string{"decision: Keep the budget for the dinner under 300 dollars"}},
+		{"Do we have a rollback plan for the pricing page?", "Not yet, I'll write it by Thursday.", []string{"action: Write a rollback plan for the pricing page by 11 May 2023"}},
+		{"Anything else?", "Also I need to renew my passport before the trip, it expires in July.", []string{"action: Renew Sam's passport before the trip"}},
+	} {
+		t.Run(tc.answer, func(t *testing.T) {
+			q := tenure.Message{ThreadID: "t", ID: "m1", Role: "assistant", Content: tc.question, CreatedAt: monday}
+			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{q, say("m2", tc.answer)}})
+			var got []string
+			for _, c := range res.Items {
+				if c.Item.Refs[0] == "m2" {
+					got = append(got, string(c.Item.Type)+": "+c.Item.Text)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -320,9 +320,10 @@ func coordinated(s sentence) []sentence {
 var pronounObjectRe = mustPattern(`^((?:[^.?!]*?[a-z]\s+))(?:it|one)(\s|[.!,;]|$)`)
 
 // askedNPRe is the thing a question asks about: "do we have a rollback
-// plan for the pricing page?", "is the water trough by the gate still
+// plan for the pricing page?", "what's your budget for the dinner?", "is
+// the water trough by the gate still
 // leaking?", "when is the gas safety check due?".
-var askedNPRe = mustPattern(`(?i)(?:^|\b(?:when|where|how)\s+)(?:is|are|was|were|has|have|does|did|will|(?:do|does|did)\s+(?:we|you|they)\s+(?:have|need|want))\s+((?:the|a|an|our|your|their)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,5}?)\s*(?:\?|\s+(?:still|going|due|ready|done|fixed|working|booked|sorted|set|if|when|for\s+(?:the|this|next)\s+(?:opening|launch|event|day|week))\b)`)
+var askedNPRe = mustPattern(`(?i)(?:(?:^|\b(?:when|where|how)\s+)(?:is|are|was|were|has|have|does|did|will|(?:do|does|did)\s+(?:we|you|they)\s+(?:have|need|want))|^what(?:'s|\s+is|\s+are))\s+((?:the|a|an|our|your|their)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,5}?)\s*(?:\?|\s+(?:still|going|due|ready|done|fixed|working|booked|sorted|set|if|when|for\s+(?:the|this|next)\s+(?:opening|launch|event|day|week))\b)`)
 
 // askedAbout is what the question just before asks about, when another
 // speaker asked it: its noun phrase, or "".
@@ -341,6 +342,11 @@ func askedAbout(mc *messageContext) string {
 	m := askedNPRe.FindStringSubmatch(strings.TrimSpace(q))
 	if m == nil || !hasContentWord(m[1]) {
 		return ""
+	}
+	if rest, ok := strings.CutPrefix(m[1], "your "); ok {
+		// The asker's "your budget" is the answerer's own: "Let's keep
+		// it under 300 dollars" keeps the budget under 300 dollars.
+		return "the " + rest
 	}
 	return m[1]
 }
