@@ -108,7 +108,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			changes.add(c.Item)
 			prevFound = true
 		}
-		for _, s := range splitSentences(r.thenAsDate(m.Content, m.CreatedAt)) {
+		for _, s := range explainedWorries(splitSentences(r.thenAsDate(m.Content, m.CreatedAt))) {
 			if len(s.text) > maxSentenceBytes {
 				continue
 			}
