@@ -253,47 +253,51 @@ var heldOutFloors = []heldOut{
 	}, owners: 1, dues: 1},
 	// Measured untuned, then once after the fourth round of rules; risks
 	// and facts raised after the seventh (1.00 / 1.00, 0.97 / 1.00),
-	// decisions after the eighth (1.00 / 0.82).
+	// decisions after the eighth (1.00 / 0.82), constraints after the
+	// ninth (0.94 / 0.76).
 	{prefix: "h5-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.90, 0.70}, "constraint": {0.85, 0.50}, "action": {0.85, 0.60}, "risk": {0.90, 0.70},
+		"decision": {0.90, 0.70}, "constraint": {0.85, 0.70}, "action": {0.85, 0.60}, "risk": {0.90, 0.70},
 		"question": {0.85, 0.85}, "fact": {0.90, 0.95},
 	}, owners: 1, dues: 1},
 	// Measured untuned, then once after the fifth round of rules; two
 	// found actions state a due date the rules read otherwise.
 	// Decisions and facts raised after the seventh round (1.00 / 1.00,
-	// 1.00 / 0.96).
+	// 1.00 / 0.96), constraints after the ninth (1.00 / 1.00).
 	{prefix: "h6-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.85, 0.85}, "constraint": {0.90, 0.75}, "action": {0.75, 0.65}, "risk": {0.70, 0.70},
+		"decision": {0.85, 0.85}, "constraint": {0.90, 0.90}, "action": {0.75, 0.65}, "risk": {0.70, 0.70},
 		"question": {0.90, 0.65}, "fact": {0.90, 0.90},
 	}, owners: 1, dues: 0.70},
 	// Measured untuned, then once after the sixth round of rules, which
 	// moved it little (docs/benchmarks.md, round 6). Its misses were read
 	// in the seventh round, which raised decisions, risks and facts
 	// (1.00 / 0.75, 1.00 / 1.00, 0.90 / 0.90): the floors are those
-	// numbers less about one item.
+	// numbers less about one item. The ninth raised its constraints and
+	// actions (1.00 / 0.89, 1.00 / 0.77).
 	{prefix: "h7-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.80, 0.60}, "constraint": {0.85, 0.65}, "action": {0.85, 0.60}, "risk": {0.80, 0.80},
+		"decision": {0.80, 0.60}, "constraint": {0.85, 0.75}, "action": {0.85, 0.65}, "risk": {0.80, 0.80},
 		"question": {0.85, 0.85}, "fact": {0.85, 0.85},
 	}, owners: 1, dues: 0.85},
 	// Measured untuned, then once after the seventh round of rules, which
 	// moved only its risks and facts (docs/benchmarks.md, round 7): the
 	// floors are the final numbers less about one item. Its misses were
 	// read in the eighth round, which raised its decisions and facts
-	// (1.00 / 0.73, 0.80 / 0.59).
+	// (1.00 / 0.73, 0.80 / 0.59), and the ninth its risks (1.00 / 1.00).
 	{prefix: "h8-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.85, 0.60}, "constraint": {0.85, 0.60}, "action": {0.75, 0.60}, "risk": {0.80, 0.55},
+		"decision": {0.85, 0.60}, "constraint": {0.85, 0.60}, "action": {0.75, 0.60}, "risk": {0.80, 0.85},
 		"question": {0.85, 0.85}, "fact": {0.75, 0.55},
 	}, owners: 1, dues: 0.85},
 	// Measured once untuned, before the eighth round of rules, and once
 	// after it, which moved only its decisions (0.25 / 0.13 to 0.56 /
-	// 0.33): the floors are the final numbers less about one item (risks
-	// 1/2 found, 1/8 of the labelled), all far below the targets.
+	// 0.33): the floors are the final numbers less about one item, all
+	// far below the targets. Its misses were read in the ninth round,
+	// which raised its risks and actions (1.00 / 0.50, 0.73 / 0.67).
 	{prefix: "h9-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.40, 0.25}, "constraint": {0.70, 0.45}, "action": {0.55, 0.40}, "risk": {0, 0},
+		"decision": {0.40, 0.25}, "constraint": {0.70, 0.45}, "action": {0.60, 0.55}, "risk": {0.75, 0.35},
 		"question": {0.65, 0.60}, "fact": {0.60, 0.25},
 	}, owners: 0.75, dues: 0.75},
-	// Measured once untuned, before the ninth round of rules: the floors
-	// are those numbers less about one item.
+	// Measured once untuned, before the ninth round of rules, and once
+	// after it, which moved none of its numbers: the floors are those
+	// numbers less about one item.
 	{prefix: "h10-", types: map[string]struct{ precision, recall float64 }{
 		"decision": {0.70, 0.50}, "constraint": {0.30, 0.15}, "action": {0.70, 0.30}, "risk": {0.75, 0.35},
 		"question": {0.50, 0.50}, "fact": {0.60, 0.30},
