@@ -173,9 +173,10 @@ func (s score) String() string {
 // Threads "h9-*" (a touring theatre company, an archaeological dig, an
 // executor settling a parent's estate with an assistant, a community
 // orchard) were written before the eighth round of rules and measured
-// untuned first: they are never tuned on. The development threads
+// untuned first; the ninth round tuned on them. The development threads
 // t-stack, t-gym, t-bikeshop and t-venue were written for the eighth
-// round, after h9's first look. Threads "h10-*" (an astronomy society's
+// round, after h9's first look, and t-boatyard, t-campsite and t-print
+// for the ninth, after h10's. Threads "h10-*" (an astronomy society's
 // star party, a dental practice moving premises, a school robotics team,
 // a freelance illustrator with an assistant) were written before the
 // ninth round of rules and measured untuned first: they are the unexposed
