@@ -292,10 +292,11 @@ var vocativeOrderRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}
 // ("Joel"; not "Right", "Listen", "Guys" or "Team"). The speaker does not
 // address themselves.
 func addressed(mc *messageContext, name string) bool {
-	w := lastWord(name)
-	if !isProperName(strings.Fields(name)[len(strings.Fields(name))-1]) || strings.EqualFold(name, mc.msg.Speaker) {
+	fields := strings.Fields(name)
+	if len(fields) == 0 || !isProperName(fields[len(fields)-1]) || strings.EqualFold(name, mc.msg.Speaker) {
 		return false
 	}
+	w := lower(fields[len(fields)-1])
 	if isSpeaker(name, mc.batch) {
 		return true
 	}
