@@ -108,7 +108,7 @@ func (r *Rules) Extract(ctx context.Context, b Batch) (Result, error) {
 			changes.add(c.Item)
 			prevFound = true
 		}
-		for _, s := range splitSentences(r.thenAsDate(m.Content, m.CreatedAt)) {
+		for _, s := range explainedWorries(splitSentences(r.thenAsDate(m.Content, m.CreatedAt))) {
 			if len(s.text) > maxSentenceBytes {
 				continue
 			}
@@ -210,11 +210,14 @@ type messageContext struct {
 	// addressee is whom "you" means: the other speaker of a two-person
 	// conversation, or "".
 	addressee string
+	// batch is the batch's messages, whose speakers may be addressed by
+	// name.
+	batch []tenure.Message
 }
 
 func (r *Rules) newMessageContext(msgs []tenure.Message, i int, pair [2]string) *messageContext {
 	m := &msgs[i]
-	mc := &messageContext{msg: m, subject: m.Speaker, joking: jokingRe.MatchString(m.Content)}
+	mc := &messageContext{msg: m, subject: m.Speaker, joking: jokingRe.MatchString(m.Content), batch: msgs}
 	switch m.Speaker {
 	case "":
 	case pair[0]:

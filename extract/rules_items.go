@@ -50,6 +50,9 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 	// Syrah": a source cited for comparison reports nothing.
 	t = asSaysRe.ReplaceAllString(t, "")
 	if loc := reportedRe.FindStringIndex(t); loc != nil {
+		if f, ok := r.relayedRule(mc, t[loc[0]:]); ok && !s.question {
+			return f, true
+		}
 		// "Invoices can only be reissued by billing, so I've asked them":
 		// what comes before a report in a clause of its own is the
 		// speaker's; the report is not.
@@ -96,6 +99,23 @@ func (r *Rules) matchItem(mc *messageContext, s sentence) (found, bool) {
 		}
 	}
 	return found{}, false
+}
+
+// relayRe is a report of what someone said, wrote or told, and what
+// they said: "the warden said no fires are allowed past the car park",
+// "the council told us dogs must be kept on leads".
+var relayRe = mustPattern(`(?i)^(?:said|says|told|tells|wrote|writes)(?:\s+(?:me|us|them|you|everyone|everybody))?(?:\s+that)?\s+(\S.*)$`)
+
+// relayedRule reads a rule someone is reported to have stated ("Fiona
+// said nothing can be sold before probate"): a rule passed on binds as
+// much as one stated. Only a rule is read from a report: a task or a
+// choice someone else said is theirs to keep.
+func (r *Rules) relayedRule(mc *messageContext, report string) (found, bool) {
+	m := relayRe.FindStringSubmatch(report)
+	if m == nil {
+		return found{}, false
+	}
+	return r.constraint(mc, newText(m[1]))
 }
 
 // tailClauseRe opens a clause that can stand alone: after ", but", a

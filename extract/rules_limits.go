@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tenure-dev/tenure"
@@ -41,11 +42,57 @@ func leadSubject(s string) string {
 	return ""
 }
 
+// explainedWorries joins a worry named by a noun phrase alone to the
+// condition that explains it in the next sentence, whose "it" or "they"
+// stands for it: "My worry is the finds store. If it floods we lose the
+// archive." is one risk, "If the finds store floods we lose the archive".
+func explainedWorries(ss []sentence) []sentence {
+	for i := 0; i+1 < len(ss); i++ {
+		np := namedWorry(ss[i])
+		if np == "" || ss[i+1].question {
+			continue
+		}
+		if m := ifPronounRe.FindStringSubmatchIndex(ss[i+1].text); m != nil {
+			ss[i+1].text = ss[i+1].text[:m[2]] + np + ss[i+1].text[m[3]:]
+			ss = slices.Delete(ss, i, i+1)
+		}
+	}
+	return ss
+}
+
+// ifPronounRe is a condition said of "it" or "they".
+var ifPronounRe = mustPattern(`(?i)^if\s+(it|they)\s`)
+
+// namedWorry is the noun phrase a sentence names as a worry and says
+// nothing more of ("My worry is the finds store"), its determiner in
+// lower case, or "".
+func namedWorry(s sentence) string {
+	if s.question {
+		return ""
+	}
+	m := riskLabelRe.FindStringSubmatch(discourseRe.ReplaceAllString(s.text, ""))
+	if m == nil {
+		return ""
+	}
+	np := tidy(m[1] + m[2])
+	w := strings.Fields(np)
+	if len(w) < 2 || len(w) > 4 || !determiners[lower(w[0])] || clauseAfter(np) != np || !wordnet.Known(lastWord(np), wordnet.Noun) {
+		return ""
+	}
+	return lower(w[0]) + np[len(w[0]):]
+}
+
+// determiners open a noun phrase.
+var determiners = set(`the, our, my, their, your, this, that, these, those`)
+
 // Conditions with a harm: "if the printer misses Friday, the mailing goes
 // out late and we lose a week of donations".
 var (
 	conditionalRe = mustPattern(`(?i)^if\s+(.{3,80}?),\s+(.+)$`)
-	harmRe        = mustPattern(`(?i)\b(?:(?:'d|would|'ll|will)\s+have\s+to|lose|loses|lost|miss|misses|late|delay|delayed|cancel|cancell?ed|fail|fails|break|breaks|stuck|short|run\s+out|over\s+budget|won't|can't|cannot|no\s+longer|slip|slips|too\s+late|behind)\b`)
+	harmRe        = mustPattern(`(?i)\b(?:(?:'d|would|'ll|will)\s+have\s+to|lose|loses|lost|miss|misses|late|delay|delayed|cancel|cancell?ed|fail|fails|break|breaks|stuck|short|run\s+out|over\s+budget|won't|can't|cannot|no\s+longer|slip|slips|too\s+late|behind|` + lackRe + `)\b`)
+	// lackRe is the means to act gone: "we'll have no way to launch",
+	// "we'd have nowhere to store the boats".
+	lackRe = `have\s+(?:no\s+[a-z]+|nowhere|nothing|nobody|no\s+one)\s+to`
 )
 
 // conditionalRisk reads a condition whose consequence is a harm as a
@@ -66,8 +113,11 @@ func conditionalRisk(tx *text) (found, bool) {
 }
 
 // conditionalBareRe is a condition and its consequence with no comma
-// between them: the consequence opens with a subject and a modal.
-var conditionalBareRe = mustPattern(`(?i)^if\s+(.{3,80}?)\s+((?:we|they|it|(?:the|our|their)\s+[a-z][a-z-]*)(?:'ll|'d|\s+will|\s+would|\s+could|\s+might|\s+may|\s+won't|\s+can't)\s+.+)$`)
+// between them: the consequence opens with a subject and a modal, or with
+// a subject and a harm in the present ("if the batteries die mid-search
+// we lose contact", "if the mounts crack again the whole refit slips").
+var conditionalBareRe = mustPattern(`(?i)^if\s+(.{3,80}?)\s+((?:we|they|it|(?:the|our|their)\s+[a-z][a-z-]*)(?:'ll|'d|\s+will|\s+would|\s+could|\s+might|\s+may|\s+won't|\s+can't)\s+.+|` +
+	`(?:we|they|it|(?:the|our|their)(?:\s+[a-z][a-z-]*){1,3}?)\s+(?:lose|loses|miss|misses|fail|fails|break|breaks|slip|slips|run\s+out|runs\s+out|stop|stops|stall|stalls|collapse|collapses)\b.*)$`)
 
 // vagueCondition reports whether a condition's subject says nothing of
 // what is at stake ("if you need anything", "if I lived closer"). "It"

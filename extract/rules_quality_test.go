@@ -173,15 +173,26 @@ func (s score) String() string {
 // Threads "h9-*" (a touring theatre company, an archaeological dig, an
 // executor settling a parent's estate with an assistant, a community
 // orchard) were written before the eighth round of rules and measured
-// untuned first: they are never tuned on. The development threads
+// untuned first; the ninth round tuned on them. The development threads
 // t-stack, t-gym, t-bikeshop and t-venue were written for the eighth
-// round, after h9's first look.
+// round, after h9's first look, and t-boatyard, t-campsite and t-print
+// for the ninth, after h10's. Threads "h10-*" (an astronomy society's
+// star party, a dental practice moving premises, a school robotics team,
+// a freelance illustrator with an assistant) were written before the
+// ninth round of rules and measured untuned first: they are the unexposed
+// part, never tuned on and never logged case by case.
 var parts = []struct{ name, prefix string }{
 	{"development (t-*)", "t-"}, {"held out, round 1 (h-*)", "h-"}, {"held out, round 2 (h2-*)", "h2-"},
 	{"held out, round 3 (h3-*)", "h3-"}, {"held out, round 4 (h4-*)", "h4-"}, {"held out, round 5 (h5-*)", "h5-"},
 	{"held out, round 6 (h6-*)", "h6-"}, {"held out, round 7 (h7-*)", "h7-"},
 	{"held out, round 8 (h8-*)", "h8-"}, {"held out, round 9 (h9-*)", "h9-"},
+	{"held out, round 10 (h10-*)", "h10-"},
 }
+
+// unexposed is the prefix of the held-out part written for the current
+// round: its misses are never logged, so that no rule is fitted to them.
+// Every other part's are, with -v.
+const unexposed = "h10-"
 
 // partOf is the index in parts of a thread's part.
 func partOf(thread string) int {
@@ -200,7 +211,7 @@ const (
 	minItemPrecision = 0.85
 	minFactPrecision = 0.90
 	minItemRecall    = 0.75
-	minFactRecall    = 0.83 // 0.89 after the seventh round, 0.84 with h9 added, 0.85 after the eighth
+	minFactRecall    = 0.81 // 0.89 after the seventh round, 0.84 with h9 added, 0.85 after the eighth, 0.82 with h10 added
 )
 
 // The targets per type on the held-out part written with the second round
@@ -243,45 +254,55 @@ var heldOutFloors = []heldOut{
 	}, owners: 1, dues: 1},
 	// Measured untuned, then once after the fourth round of rules; risks
 	// and facts raised after the seventh (1.00 / 1.00, 0.97 / 1.00),
-	// decisions after the eighth (1.00 / 0.82).
+	// decisions after the eighth (1.00 / 0.82), constraints after the
+	// ninth (0.94 / 0.76).
 	{prefix: "h5-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.90, 0.70}, "constraint": {0.85, 0.50}, "action": {0.85, 0.60}, "risk": {0.90, 0.70},
+		"decision": {0.90, 0.70}, "constraint": {0.85, 0.70}, "action": {0.85, 0.60}, "risk": {0.90, 0.70},
 		"question": {0.85, 0.85}, "fact": {0.90, 0.95},
 	}, owners: 1, dues: 1},
 	// Measured untuned, then once after the fifth round of rules; two
 	// found actions state a due date the rules read otherwise.
 	// Decisions and facts raised after the seventh round (1.00 / 1.00,
-	// 1.00 / 0.96).
+	// 1.00 / 0.96), constraints after the ninth (1.00 / 1.00).
 	{prefix: "h6-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.85, 0.85}, "constraint": {0.90, 0.75}, "action": {0.75, 0.65}, "risk": {0.70, 0.70},
+		"decision": {0.85, 0.85}, "constraint": {0.90, 0.90}, "action": {0.75, 0.65}, "risk": {0.70, 0.70},
 		"question": {0.90, 0.65}, "fact": {0.90, 0.90},
 	}, owners: 1, dues: 0.70},
 	// Measured untuned, then once after the sixth round of rules, which
 	// moved it little (docs/benchmarks.md, round 6). Its misses were read
 	// in the seventh round, which raised decisions, risks and facts
 	// (1.00 / 0.75, 1.00 / 1.00, 0.90 / 0.90): the floors are those
-	// numbers less about one item.
+	// numbers less about one item. The ninth raised its constraints and
+	// actions (1.00 / 0.89, 1.00 / 0.77).
 	{prefix: "h7-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.80, 0.60}, "constraint": {0.85, 0.65}, "action": {0.85, 0.60}, "risk": {0.80, 0.80},
+		"decision": {0.80, 0.60}, "constraint": {0.85, 0.75}, "action": {0.85, 0.65}, "risk": {0.80, 0.80},
 		"question": {0.85, 0.85}, "fact": {0.85, 0.85},
 	}, owners: 1, dues: 0.85},
 	// Measured untuned, then once after the seventh round of rules, which
 	// moved only its risks and facts (docs/benchmarks.md, round 7): the
 	// floors are the final numbers less about one item. Its misses were
 	// read in the eighth round, which raised its decisions and facts
-	// (1.00 / 0.73, 0.80 / 0.59).
+	// (1.00 / 0.73, 0.80 / 0.59), and the ninth its risks (1.00 / 1.00).
 	{prefix: "h8-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.85, 0.60}, "constraint": {0.85, 0.60}, "action": {0.75, 0.60}, "risk": {0.80, 0.55},
+		"decision": {0.85, 0.60}, "constraint": {0.85, 0.60}, "action": {0.75, 0.60}, "risk": {0.80, 0.85},
 		"question": {0.85, 0.85}, "fact": {0.75, 0.55},
 	}, owners: 1, dues: 0.85},
 	// Measured once untuned, before the eighth round of rules, and once
 	// after it, which moved only its decisions (0.25 / 0.13 to 0.56 /
-	// 0.33): the floors are the final numbers less about one item (risks
-	// 1/2 found, 1/8 of the labelled), all far below the targets.
+	// 0.33): the floors are the final numbers less about one item, all
+	// far below the targets. Its misses were read in the ninth round,
+	// which raised its risks and actions (1.00 / 0.50, 0.73 / 0.67).
 	{prefix: "h9-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.40, 0.25}, "constraint": {0.70, 0.45}, "action": {0.55, 0.40}, "risk": {0, 0},
+		"decision": {0.40, 0.25}, "constraint": {0.70, 0.45}, "action": {0.60, 0.55}, "risk": {0.75, 0.35},
 		"question": {0.65, 0.60}, "fact": {0.60, 0.25},
 	}, owners: 0.75, dues: 0.75},
+	// Measured once untuned, before the ninth round of rules, and once
+	// after it, which moved none of its numbers: the floors are those
+	// numbers less about one item.
+	{prefix: "h10-", types: map[string]struct{ precision, recall float64 }{
+		"decision": {0.70, 0.50}, "constraint": {0.30, 0.15}, "action": {0.70, 0.30}, "risk": {0.75, 0.35},
+		"question": {0.50, 0.50}, "fact": {0.60, 0.30},
+	}, owners: 0.80, dues: 0.80},
 }
 
 // TestRulesQuality measures the extractor against testdata/labelled.jsonl
@@ -362,7 +383,7 @@ func scoreExtractor(t *testing.T, x extract.Extractor, ls []labelled) []*tally {
 			t.Fatalf("thread %s: %v", b.ThreadID, err)
 		}
 		part := partOf(b.ThreadID)
-		tls[part].add(t, b, ls, res, part == 0)
+		tls[part].add(t, b, ls, res, parts[part].prefix != unexposed)
 	}
 	return tls
 }
@@ -412,8 +433,8 @@ func (s score) plus(o score) score { return score{s.tp + o.tp, s.pred + o.pred, 
 
 // add scores one batch's result against the labels of its messages,
 // matching each label to at most one prediction, and logs the misses and
-// the spurious predictions when verbose is set. Held-out parts are scored
-// without it, so that they are not looked at case by case.
+// the spurious predictions when verbose is set. The unexposed part is
+// scored without it, so that it is not looked at case by case.
 func (tl *tally) add(t *testing.T, b extract.Batch, ls []labelled, res extract.Result, verbose bool) {
 	t.Helper()
 	logf := func(format string, args ...any) {

@@ -121,6 +121,13 @@ func named(mc *messageContext, t *text) (found, bool) {
 		f.owner = m[1]
 		return f, ok
 	}
+	if m := vocativeOrderRe.FindTextSubmatch(t); m != nil && addressed(mc, m[1]) && imperative(m[2]) && nounPhrase(m[3]) {
+		// "Joel, book the van in with Dev by Friday": an order to the
+		// person addressed is their task.
+		f, ok := askedTask(m[2], m[3], tenure.ConfidenceMedium)
+		f.owner = m[1]
+		return f, ok
+	}
 	if m := assignedRe.FindTextSubmatch(t); m != nil && isProperName(m[1]) && !strings.EqualFold(m[1], mc.msg.Speaker) {
 		// "Lotte, you're on the early bake every Tuesday": a duty
 		// handed to the person addressed.
@@ -275,22 +282,84 @@ func askedTask(verb, rest string, conf tenure.Confidence) (found, bool) {
 	return task(verb, rest, conf)
 }
 
+// vocativeOrderRe is an order to a person addressed by name: "Joel, book
+// the van in with Dev by Friday".
+var vocativeOrderRe = mustPattern(`^((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\p{L}'-]+),\s+([a-z][a-z-]*)\b(.*)$`)
+
+// addressed reports whether name, set off by a comma, is a person spoken
+// to: someone who speaks in the batch, or a capitalised word that WordNet
+// knows as no adjective, adverb or verb, nor as a plural or a group
+// ("Joel"; not "Right", "Listen", "Guys" or "Team"). The speaker does not
+// address themselves.
+func addressed(mc *messageContext, name string) bool {
+	fields := strings.Fields(name)
+	if len(fields) == 0 || !isProperName(fields[len(fields)-1]) || strings.EqualFold(name, mc.msg.Speaker) {
+		return false
+	}
+	w := lower(fields[len(fields)-1])
+	if isSpeaker(name, mc.batch) {
+		return true
+	}
+	for _, pos := range []wordnet.POS{wordnet.Adjective, wordnet.Adverb, wordnet.Verb} {
+		if wordnet.Known(w, pos) {
+			return false
+		}
+	}
+	ls := wordnet.Lemmas(w, wordnet.Noun)
+	return len(ls) == 0 || ls[0] == w && wordnet.Class(w, wordnet.Noun) != "noun.group"
+}
+
+// imperative reports whether v is a verb in its base form that orders a
+// task: not a feeling or a perception ("enjoy the weekend", "look at
+// this"), nor a verb that takes none ("be", "have").
+func imperative(v string) bool {
+	ls := wordnet.Lemmas(v, wordnet.Verb)
+	if len(ls) == 0 || ls[0] != v || idleVerbs[v] {
+		return false
+	}
+	c := wordnet.Class(v, wordnet.Verb)
+	return c != "verb.emotion" && c != "verb.perception"
+}
+
+// nounPhrase reports whether a verb's object, after an optional particle
+// or preposition, opens with a determiner, a number or a word that is only
+// a noun: "the menus", "in with Dev", "invoices"; not "back", "aboard" or
+// "enough".
+func nounPhrase(rest string) bool {
+	w := words(clauseAfter(rest))
+	for len(w) > 1 && (particles[w[0]] || choicePreps[w[0]] || objectPronouns[w[0]]) {
+		w = w[1:]
+	}
+	if len(w) == 0 {
+		return false
+	}
+	if determiners[w[0]] || isNumber(w[0]) || w[0] == "a" || w[0] == "an" {
+		return true
+	}
+	return wordnet.Known(w[0], wordnet.Noun) && !wordnet.Known(w[0], wordnet.Adjective) && !wordnet.Known(w[0], wordnet.Adverb) && !vagueObjects[w[0]]
+}
+
 // request is "can you <verb> ... by <date>?": a task handed to someone with
 // a deadline. Without a deadline it is too often a favour asked in passing
-// ("can you help me plan a trip?"). "me" is the speaker.
+// ("can you help me plan a trip?"), unless it is asked of someone by name
+// ("Tobias, can you book the refrigerated truck?"). "me" is the speaker.
 func request(mc *messageContext, t string) (found, bool) {
-	owner := mc.addressee
+	owner, byName := mc.addressee, false
 	if m := leadingVocative.FindStringSubmatch(t); m != nil && isProperName(m[1]) {
-		owner, t = m[1], t[len(m[0]):]
+		owner, t, byName = m[1], t[len(m[0]):], addressed(mc, m[1])
 	}
 	m := requestRe.FindStringSubmatch(t)
-	if m == nil || !dueRe.MatchString(m[2]) && !bareDueRe.MatchString(m[2]) {
+	if m == nil {
 		return found{}, false
 	}
 	rest := strings.TrimSpace(m[2])
 	if v := vocative.re.FindString(rest); v != "" && vocative.may(rest) {
 		owner = strings.TrimSpace(strings.TrimLeft(v, ","))
 		rest = strings.TrimSuffix(rest, v)
+		byName = addressed(mc, owner)
+	}
+	if !dueRe.MatchString(m[2]) && !bareDueRe.MatchString(m[2]) && !(byName && nounPhrase(rest)) {
+		return found{}, false
 	}
 	if mc.msg.Speaker != "" {
 		rest = meRe.ReplaceAllString(rest, mc.msg.Speaker)

@@ -284,9 +284,12 @@ func firstWord(s string) string {
 // Ruth will ...", ", and the API must respond in under 200 ms", ", and
 // visitors can't park on the verge". A subject with a determiner is a
 // noun phrase of at most four words, so that "and the rest of the team
-// said it must ..." is no clause of its own.
+// said it must ..." is no clause of its own. A condition after ", and",
+// ", but", ", so" or ";" is a clause of its own too: "The lease runs out in
+// March, and if the council doesn't renew it we lose the site".
 var coordinatedRe = mustPattern(`(?:,\s+and|;|,\s+then)\s+((?:I|we|We|[A-Z][\p{L}'-]+)(?:'ll|\s+will|\s+is\s+going\s+to|'s\s+going\s+to|'m\s+going\s+to|\s+are\s+going\s+to)\s+[a-z]|` +
-	`(?:I|we|you|they|(?:the|our|their|your|all|every|each|any)(?:\s+[\p{L}\d][\p{L}\d-]*){1,3}?|[A-Z][\p{L}'-]+)\s+` + coordinatedModals + `\s+[a-z])`)
+	`(?:I|we|you|they|(?:the|our|their|your|all|every|each|any)(?:\s+[\p{L}\d][\p{L}\d-]*){1,3}?|[A-Z][\p{L}'-]+)\s+` + coordinatedModals + `\s+[a-z])` +
+	`|(?:,\s+(?:and|but|so)|;)\s+(if\s+[a-z])`)
 
 // coordinatedModals bind a coordinated clause: a rule or a limit.
 const coordinatedModals = `(?:must(?:n't|\s+not|\s+never)?|can(?:'t|not)|can\s+only|should(?:n't|\s+not|\s+never)|has\s+to|have\s+to|needs?\s+to|may\s+not|(?:is|are)(?:n't|\s+not)\s+allowed\s+to)`
@@ -309,6 +312,9 @@ func coordinated(s sentence) []sentence {
 		part.text = strings.TrimSpace(s.text[start:loc[0]])
 		out = append(out, part)
 		start = loc[2]
+		if start < 0 {
+			start = loc[4] // a condition
+		}
 	}
 	last := s
 	last.text = s.text[start:]
