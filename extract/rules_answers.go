@@ -101,15 +101,11 @@ func answerChoice(mc *messageContext, t *text) (found, bool) {
 		return found{}, false
 	}
 	// The nearest either-or question is the one answered.
-	var q []string
-	for i := len(mc.before) - 1; i >= 0 && q == nil; i-- {
-		if c := mc.before[i].Content; eitherOrRe.MatchString(c) {
-			q = []string{optionsSentence(c)}
-		}
-	}
-	if q == nil {
+	options, ok := askedOptions(mc)
+	if !ok {
 		return found{}, false
 	}
+	q := []string{options}
 	if c := tidy(t.s); len(words(c)) > 2 && containsWords(q[0], c) && concreteObject(c) && !pickOpeners[firstWord(c)] {
 		// "Should we keep the raw zone in S3 or load everything into
 		// Snowflake?" "Keep the raw zone in S3, we need it": the answer
@@ -212,6 +208,18 @@ func pickedOption(q, pick string) string {
 var interjections = set(`wow, oh, ooh, nice, cool, great, awesome, amazing, haha, lol, thanks, thank, hey, hi, hello,
 	congrats, congratulations, yay, yup, nope, nah, sounds, aw, aww, omg, wonderful, lovely, sweet, good, fantastic,
 	true, totally, exactly, right, hmm, well, sorry, ah, agreed, fair, same, me, you, glad, happy, love`)
+
+// askedOptions is the sentence that asks the nearest either-or question
+// of the few messages before mc's, whoever asked it; false when none
+// does.
+func askedOptions(mc *messageContext) (string, bool) {
+	for i := len(mc.before) - 1; i >= 0; i-- {
+		if c := mc.before[i].Content; eitherOrRe.MatchString(c) {
+			return optionsSentence(c), true
+		}
+	}
+	return "", false
+}
 
 // optionsSentence is the sentence of a message that asks an either-or
 // question.

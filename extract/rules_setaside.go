@@ -15,15 +15,11 @@ func setAside(mc *messageContext, decision string) []string {
 	if !mc.human {
 		return nil
 	}
-	var sides []string
-	for i := len(mc.before) - 1; i >= 0 && sides == nil; i-- {
-		if c := mc.before[i].Content; eitherOrRe.MatchString(c) {
-			sides = eitherSides(optionsSentence(c))
-			if sides == nil {
-				return nil
-			}
-		}
+	options, ok := askedOptions(mc)
+	if !ok {
+		return nil
 	}
+	sides := eitherSides(options)
 	if len(sides) == 2 {
 		// The left side runs from the start of the question's clause;
 		// its option is its last words, about as many as the right

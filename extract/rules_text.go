@@ -368,24 +368,21 @@ var weObjectRe = mustPattern(`(?i)\b(?:should|shall|do|can|could|will)\s+(?:we|i
 // ("OK, we'll send it ahead rather than holding it back"). The object
 // ends at its last noun.
 func choiceAskedAbout(mc *messageContext) string {
-	for i := len(mc.before) - 1; i >= 0; i-- {
-		b := &mc.before[i]
-		if !eitherOrRe.MatchString(b.Content) {
-			continue
-		}
-		m := weObjectRe.FindStringSubmatch(optionsSentence(b.Content))
-		if m == nil {
-			return ""
-		}
-		ws := strings.Fields(m[2])
-		n := 0
-		for n < len(ws) && wordnet.Known(ws[n], wordnet.Noun) && !stopwords[lower(ws[n])] {
-			n++
-		}
-		if n == 0 {
-			return ""
-		}
-		return lower(m[1]) + " " + strings.Join(ws[:n], " ")
+	options, ok := askedOptions(mc)
+	if !ok {
+		return ""
 	}
-	return ""
+	m := weObjectRe.FindStringSubmatch(options)
+	if m == nil {
+		return ""
+	}
+	ws := strings.Fields(m[2])
+	n := 0
+	for n < len(ws) && wordnet.Known(ws[n], wordnet.Noun) && !stopwords[lower(ws[n])] {
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	return lower(m[1]) + " " + strings.Join(ws[:n], " ")
 }

@@ -24,14 +24,17 @@ var deadlinePreps = map[string]bool{"by": true, "until": true, "till": true}
 // "march" are verbs (properMonth), and abbreviations are left alone.
 func (s *scanner) bareMonth(i int) (phrase, bool) {
 	t := s.toks[i]
-	if i == 0 || t.kind != kMonthName || !t.spaced || !s.properMonth(i) ||
-		!monthPreps[strings.ToLower(s.text[s.toks[i-1].start:s.toks[i-1].end])] || s.at(i+1, kNumber) || s.surname(i+1) {
+	if i == 0 || t.kind != kMonthName || !t.spaced || !s.properMonth(i) {
+		return phrase{}, false
+	}
+	prep := strings.ToLower(s.text[s.toks[i-1].start:s.toks[i-1].end])
+	if !monthPreps[prep] || s.at(i+1, kNumber) || s.surname(i+1) {
 		return phrase{}, false
 	}
 	y, now, _ := s.today().Date()
 	m := time.Month(t.n)
 	dir := s.direction(i, i+1)
-	if deadlinePreps[strings.ToLower(s.text[s.toks[i-1].start:s.toks[i-1].end])] {
+	if deadlinePreps[prep] {
 		// "Let's have the roof fixed by February": a deadline, whatever
 		// the participle before it reads as.
 		dir = ahead
