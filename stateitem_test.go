@@ -153,6 +153,20 @@ func TestStateItemSlots(t *testing.T) {
 		{"ErrOwnerOnDecision", func(s *tenure.StateItem) { s.Type, s.Status = tenure.StateDecision, "active" }, "state_item.owner"},
 		{"ErrSubjectControl", func(s *tenure.StateItem) { s.Subject = "a\x00b" }, "state_item.subject"},
 		{"ErrValueTooLong", func(s *tenure.StateItem) { s.Value = strings.Repeat("x", 300) }, "state_item.value"},
+		{"OKAlternativesOnDecision", func(s *tenure.StateItem) {
+			s.Type, s.Status, s.Owner, s.Due, s.Alternatives = tenure.StateDecision, "active", "", "", []string{"a refund"}
+		}, ""},
+		{"ErrAlternativesOnAction", func(s *tenure.StateItem) { s.Alternatives = []string{"a refund"} }, "state_item.alternatives"},
+		{"ErrAlternativeEmpty", func(s *tenure.StateItem) {
+			s.Type, s.Status, s.Owner, s.Due, s.Alternatives = tenure.StateDecision, "active", "", "", []string{""}
+		}, "state_item.alternatives"},
+		{"ErrAlternativeControl", func(s *tenure.StateItem) {
+			s.Type, s.Status, s.Owner, s.Due, s.Alternatives = tenure.StateDecision, "active", "", "", []string{"a\x00b"}
+		}, "state_item.alternatives"},
+		{"ErrTooManyAlternatives", func(s *tenure.StateItem) {
+			s.Type, s.Status, s.Owner, s.Due = tenure.StateDecision, "active", "", ""
+			s.Alternatives = strings.Fields("a b c d e f g h i")
+		}, "state_item.alternatives"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it := base()
