@@ -306,6 +306,9 @@ func (r *Rules) candidate(mc *messageContext, b Batch, f found) Candidate {
 	}
 	if f.typ == tenure.StateDecision {
 		it.Alternatives = setAside(mc, said)
+		if it.Alternatives == nil {
+			it.Alternatives = statedAlternatives(said)
+		}
 	}
 	it.Subject, it.Value = slot.Parse(it.Type, it.Text)
 	it.Coerce()

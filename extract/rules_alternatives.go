@@ -19,6 +19,45 @@ import (
 // than X").
 var fragmentAltRe = mustPattern(`(?i)^([\p{L}][^,;:]*?)\s+(?:instead\s*[.!]?$|(?:instead\s+of|rather\s+than)\s+\S)`)
 
+// notOtherOrderRe is a clause that ends by setting a named option aside:
+// ", not the gift card".
+var notOtherOrderRe = mustPattern(`(?i)^([\p{L}][^,;:]*?),\s+(?:and\s+)?not\s+(?:the|a|an|my|our|your|this|that|these|those)\s+[^,;:]+$`)
+
+// notOtherShouldRe is what a thing should do or where it should go, with
+// the option set aside: "the refund should go to my Visa, not the gift
+// card".
+var notOtherShouldRe = mustPattern(`(?i)^((?:the|my|our)\s+[^,;:]*?\s+(?:should|needs\s+to|has\s+to|must)\s+[^,;:]+),\s+(?:and\s+)?not\s+(?:the|a|an|my|our|your|this|that|these|those)\s+[^,;:]+$`)
+
+// anOrder reports whether a clause is an order to act on something: a
+// verb that is no feeling or thought, then its object ("Send the refund",
+// "Put it on my Visa"). "Love the ocean" chooses nothing, and in "People
+// come for the pressing" the first word is a subject.
+func anOrder(clause string) bool {
+	ws := words(clause)
+	return len(ws) > 1 && wordnet.Known(ws[0], wordnet.Verb) && !feelingVerbs[ws[0]] && objectOpeners[ws[1]]
+}
+
+var objectOpeners = set(`the, a, an, my, our, your, his, her, their, it, them, this, that, these, those, me, us, him`)
+
+var feelingVerbs = set(`love, like, hate, enjoy, miss, want, need, know, think, feel, remember, mean, guess, hope, wish, prefer, adore, loved, liked`)
+
+// statedAlternatives are the options a decision names as set aside:
+// "PostgreSQL" of "Use ClickHouse instead of PostgreSQL", "the gift card"
+// of "Send the refund to my Visa, not the gift card".
+func statedAlternatives(decision string) []string {
+	m := statedAltRe.FindStringSubmatch(decision)
+	if m == nil {
+		return nil
+	}
+	alt := strings.TrimRight(clauseAfter(m[1]), ".!")
+	if !hasContentWord(alt) || len(strings.Fields(alt)) > 8 {
+		return nil
+	}
+	return []string{alt}
+}
+
+var statedAltRe = mustPattern(`(?i)(?:\binstead\s+of|\brather\s+than|,\s+(?:and\s+)?not)\s+(\S.*)$`)
+
 // subjectWords open a clause with its subject; a fragment has none.
 var subjectWords = set(`i, we, you, he, she, they, it, that, this, there, here, and, but, so, or, if, when, who, what,
 	i'm, we're, you're, he's, she's, they're, it's, that's, there's, i'll, we'll, you'll, i'd, we'd, let's, let`)
@@ -36,9 +75,18 @@ func fragmentChoice(mc *messageContext, t *text) (found, bool) {
 	if !mc.human {
 		return found{}, false
 	}
+	if m := notOtherShouldRe.FindTextSubmatch(t); m != nil && countContentWords(m[1], 2) >= 2 && !pastTimeRe.MatchText(t) {
+		// "The refund should go to my Visa, not the gift card": where a
+		// thing goes, with the option it does not take.
+		return found{typ: tenure.StateDecision, text: capitalize(tidy(t.s)), conf: tenure.ConfidenceMedium}, true
+	}
 	m := fragmentAltRe.FindTextSubmatch(t)
 	if m == nil {
-		return found{}, false
+		// "Send the refund to my Visa, not the gift card": an order
+		// that names what it sets aside is a choice too.
+		if m = notOtherOrderRe.FindTextSubmatch(t); m == nil || !anOrder(m[1]) {
+			return found{}, false
+		}
 	}
 	head := m[1]
 	ws := words(head)

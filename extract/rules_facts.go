@@ -121,6 +121,9 @@ func (r *Rules) matchFacts(mc *messageContext, s sentence) []Fact {
 			mc.org = o
 		}
 	}()
+	if facts := r.contactFacts(mc, text); len(facts) > 0 {
+		return facts
+	}
 	if m := whoRe.FindStringSubmatch(text); m != nil {
 		// "Tobias, who leads the design team now, will present ...": the
 		// relative clause is said of the name, and so is the rest.

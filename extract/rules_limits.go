@@ -379,6 +379,12 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 			}
 		}
 	}
+	if f, ok := contactRule(mc, t); ok {
+		return f, true
+	}
+	if f, ok := secretRule(t); ok && mc.human {
+		return f, true
+	}
 	if m := dontRe.FindTextSubmatchIndex(tx); m != nil && !unruledOrders[lower(t[m[2]:m[3]])] {
 		return high(m[0], m[1])
 	}

@@ -17,7 +17,7 @@ const (
 	// stateAdverbs may stand between "be" and the state.
 	stateAdverbs = `(?:(?:very|really|severely|seriously|badly|mildly|quite|a\s+bit|strictly|fully|mostly|now|also|still|always|actually|properly|totally|completely)\s+)*`
 	// dietStates are the diets a person keeps, said as what they are.
-	dietStates = `vegan|vegetarian|veggie|pescatarian|pescetarian|teetotal|coeliac|celiac|lactose[- ]intolerant|gluten[- ]free|dairy[- ]free|kosher|halal|plant-based`
+	dietStates = `vegan|vegetarian|veggie|pescatarian|pescetarian|teetotal|coeliac|celiac|(?:lactose|gluten|wheat|dairy|fructose)[- ]intolerant|gluten[- ]free|dairy[- ]free|kosher|halal|plant-based`
 	// allergyMods may qualify an allergy: "a severe nut allergy".
 	allergyMods = `(?:(?:severe|mild|bad|serious|slight|life-threatening)\s+)?`
 )
