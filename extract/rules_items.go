@@ -575,12 +575,23 @@ func matchPhrases(ps []verbPhrase, t *text) (found, bool) {
 			// the verb's.
 			verb, obj = verb+" "+lower(prep), rest
 		}
-		if !concreteObject(obj) {
+		if !concreteObject(obj) && !timedChoice(obj) {
 			continue
 		}
 		return found{typ: tenure.StateDecision, text: capitalize(verb + " " + obj), conf: p.conf}, true
 	}
 	return found{}, false
+}
+
+// timedChoiceRe is an object that is only when: "on Saturday and
+// Sunday", "at 7 pm".
+var timedChoiceRe = mustPattern(`(?i)^(?:on|at|from|every|in|for)\s+\S`)
+
+// timedChoice reports whether a chosen verb's object says only when,
+// and names a date or a time: "decided to open on Saturday and Sunday"
+// chooses the days.
+func timedChoice(obj string) bool {
+	return timedChoiceRe.MatchString(obj) && dateRe.MatchString(obj)
 }
 
 // choiceObject is the object of a chosen verb: its first clause, the
