@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -58,5 +59,29 @@ func TestContactDetailsChange(t *testing.T) {
 	active, _ := stateByStatus(t, st, p, "th")
 	if _, ok := active["Do not call Maria; email only"]; !ok {
 		t.Errorf("no contact rule in the thread's state: %v", active)
+	}
+}
+
+// TestRefinementKeepsAlternatives: a decision refined by a later one
+// ("A refund" → "The refund should go to my Visa ending 4417, not the
+// gift card") is superseded by it, and the refinement keeps what the
+// first set aside beside what it sets aside itself.
+func TestRefinementKeepsAlternatives(t *testing.T) {
+	p, at, st := eveStore(t)
+	digestEach(t, st, p, at, []tenure.Message{
+		{ID: "m1", Role: "assistant", Content: "Sorry to hear that. Would you like a replacement or a refund?"},
+		{ID: "m2", Role: "user", Speaker: "Maria", Content: "A refund please."},
+		{ID: "m3", Role: "user", Speaker: "Maria", Content: "The refund should go to my Visa ending 4417, not the gift card."},
+	})
+	active, superseded := stateByStatus(t, st, p, "th")
+	refined, ok := active["The refund should go to my Visa ending 4417, not the gift card"]
+	if !ok {
+		t.Fatalf("no refined decision: active %v", active)
+	}
+	if pick, ok := superseded["A refund"]; !ok || pick.ReplacedBy != refined.UID {
+		t.Errorf("the pick %+v, want superseded by the refinement", pick)
+	}
+	if want := []string{"the gift card", "a replacement"}; !slices.Equal(refined.Alternatives, want) {
+		t.Errorf("the refinement set aside %q, want %q", refined.Alternatives, want)
 	}
 }

@@ -387,6 +387,9 @@ func (r *stateRun) apply(ctx context.Context, w *writer, c stateCandidate) error
 			return err
 		}
 		c.item.Conflict = false
+		if d.Refines() {
+			c.item = reconcile.Refine(&old, &c.item)
+		}
 	case reconcile.StateConflict:
 		old := *d.Target
 		old.Conflict = true

@@ -3,6 +3,7 @@ package reconcile
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tenure-dev/tenure"
@@ -270,9 +271,7 @@ func MergeState(old, c *tenure.StateItem, newest time.Time) tenure.StateItem {
 	m.Owner, m.Due = cmp.Or(m.Owner, c.Owner), cmp.Or(m.Due, c.Due)
 	m.Refs = union(old.Refs, c.Refs)
 	m.TopicTags = union(old.TopicTags, c.TopicTags)
-	if m.Alternatives = union(old.Alternatives, c.Alternatives); len(m.Alternatives) > tenure.MaxAlternatives {
-		m.Alternatives = m.Alternatives[:tenure.MaxAlternatives]
-	}
+	m.Alternatives = alternatives(old.Alternatives, c.Alternatives)
 	if len(m.TopicTags) > 3 {
 		m.TopicTags = m.TopicTags[:3]
 	}
@@ -282,6 +281,32 @@ func MergeState(old, c *tenure.StateItem, newest time.Time) tenure.StateItem {
 		m.LastSeenAt = newest
 	}
 	return m
+}
+
+// Refines reports whether d supersedes its target by a refinement: the
+// same choice with a value added ("A refund" → "The refund should go to
+// my Visa ending 4417").
+func (d StateDecision) Refines() bool {
+	return d.Action == StateSupersede && strings.HasPrefix(d.Reason, "refined")
+}
+
+// Refine is c as it supersedes old by a refinement: a decision keeps the
+// options old set aside, which the refinement has not taken up.
+func Refine(old, c *tenure.StateItem) tenure.StateItem {
+	r := *c
+	if r.Type == tenure.StateDecision {
+		r.Alternatives = alternatives(c.Alternatives, old.Alternatives)
+	}
+	return r
+}
+
+// alternatives unions two lists of alternatives within the cap.
+func alternatives(a, b []string) []string {
+	out := union(a, b)
+	if len(out) > tenure.MaxAlternatives {
+		out = out[:tenure.MaxAlternatives]
+	}
+	return out
 }
 
 func union(a, b []string) []string {
