@@ -84,4 +84,11 @@ func TestRefinementKeepsAlternatives(t *testing.T) {
 	if want := []string{"the gift card", "a replacement"}; !slices.Equal(refined.Alternatives, want) {
 		t.Errorf("the refinement set aside %q, want %q", refined.Alternatives, want)
 	}
+	digestEach(t, st, p, at.Add(time.Hour), []tenure.Message{
+		{ID: "m4", Role: "user", Speaker: "Maria", Content: "Actually, I'd prefer a replacement instead."},
+	})
+	active, superseded = stateByStatus(t, st, p, "th")
+	if r, ok := superseded[refined.Text]; !ok || active["Take a replacement instead"].UID == "" || r.ReplacedBy != active["Take a replacement instead"].UID {
+		t.Errorf("the refinement %+v, want superseded by the replacement (active %v)", r, active)
+	}
 }
