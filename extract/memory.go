@@ -8,7 +8,7 @@ import (
 
 // multiValued attributes hold many values at once; a new value adds to the
 // old ones instead of replacing them, so the value is part of the key.
-var multiValued = map[string]bool{"likes": true, "dislikes": true, "has": true, "plans": true, "enjoys": true,
+var multiValued = map[string]bool{"likes": true, "dislikes": true, "prefers": true, "has": true, "plans": true, "enjoys": true,
 	"hobby": true, "favorite": true, "relation": true}
 
 // MultiValued reports whether an attribute holds many values at once.
@@ -17,7 +17,7 @@ func MultiValued(attr string) bool { return multiValued[attr] }
 // factTypes classify attributes by the memory model's fact types; any
 // other attribute is a plain fact.
 var factTypes = map[string]tenure.FactType{
-	"likes": tenure.FactPreference, "dislikes": tenure.FactPreference, "enjoys": tenure.FactPreference,
+	"likes": tenure.FactPreference, "dislikes": tenure.FactPreference, "prefers": tenure.FactPreference, "enjoys": tenure.FactPreference,
 	"favorite": tenure.FactPreference, "diet": tenure.FactPreference, "hobby": tenure.FactHabit,
 	"habit": tenure.FactHabit, "routine": tenure.FactHabit, "relation": tenure.FactRelationship,
 	"frustrated_by": tenure.FactFriction, "struggles_with": tenure.FactFriction,

@@ -29,6 +29,9 @@ var (
 	// onlyContactRe is the one way the speaker accepts: "only email me",
 	// "contact me by email only".
 	onlyContactRe = mustPattern(`(?i)^(?:please\s+)?(?:(?:only|just)\s+(email|e-mail|text|call|phone|message|write\s+to)\s+(?:me|us)\b|(?:contact|reach)\s+(?:me|us)\s+(?:only\s+)?(?:by|via|on|through)\s+(email|e-mail|text|phone|post|whatsapp|sms)(?:\s+only)?\b)`)
+	// ratherContactRe is a way the speaker prefers to another: "I'd
+	// rather you text me than call".
+	ratherContactRe = mustPattern(`(?i)^(?:i'd|i\s+would)\s+(?:rather|prefer)\s+(?:you\s+|it\s+if\s+you\s+)?(text|email|e-mail|call|phone|message)(?:ed)?\s+(?:me|us)\s+(?:than|rather\s+than|instead\s+of)\s+(call|phone|ring|email|e-mail|text|message)`)
 	// onlyWayRe is the way left, said after a refusal: ", email only".
 	onlyWayRe = mustPattern(`(?i)^[,;:]?\s*(?:(?:and\s+)?(?:only|just)\s+(?:by\s+|via\s+)?(email|e-mail|text|post|whatsapp|sms|letters?)|(?:by\s+|via\s+)?(email|e-mail|text|post|whatsapp|sms|letters?)\s+only)\b`)
 )
@@ -52,6 +55,9 @@ func (r *Rules) contactFacts(mc *messageContext, text string) []Fact {
 		}
 		change := m[1] != "" || m[3] != "" || strings.Contains(lower(m[0]), "changed")
 		return []Fact{r.contactFact(mc, text, attr, v, mc.subject+"'s "+what+" is "+v, change)}
+	}
+	if at, recurring, ok := availability(mc, text); ok && recurring {
+		return []Fact{r.contactFact(mc, text, "availability", strings.TrimPrefix(at, mc.subject+" is "), at, false)}
 	}
 	if p, ok := readContactPref(text); ok {
 		v := p.value()
@@ -121,15 +127,12 @@ func countDigits(s string) int {
 
 // contactPref is a way of contact the speaker refuses (the verb, and
 // when the refusal holds) and the one way they limit it to.
-type contactPref struct{ refused, when, only string }
+type contactPref struct{ refused, when, only, rather string }
 
 // readContactPref reads a refusal or a limit of contact in a sentence.
 func readContactPref(text string) (contactPref, bool) {
 	if m := noContactRe.FindStringSubmatch(text); m != nil {
-		p := contactPref{refused: lower(m[1])}
-		if p.refused == "e-mail" {
-			p.refused = "email"
-		}
+		p := contactPref{refused: wayVerb(m[1])}
 		rest := m[2]
 		if w := onlyWayRe.FindStringSubmatch(rest); w != nil {
 			p.only = wayName(w[1] + w[2])
@@ -138,6 +141,10 @@ func readContactPref(text string) (contactPref, bool) {
 			p.when = when
 		}
 		return p, true
+	}
+	if m := ratherContactRe.FindStringSubmatch(text); m != nil {
+		p := contactPref{rather: wayVerb(m[1]), refused: wayVerb(m[2])}
+		return p, p.rather != p.refused
 	}
 	if m := onlyContactRe.FindStringSubmatch(text); m != nil {
 		way := m[1] + m[2]
@@ -155,7 +162,10 @@ func (p contactPref) value() string {
 	if p.only != "" {
 		parts = append(parts, p.only+" only")
 	}
-	if p.refused != "" {
+	switch {
+	case p.rather != "":
+		parts = append(parts, contactNouns[p.rather]+" rather than "+contactNouns[p.refused])
+	case p.refused != "":
 		parts = append(parts, strings.TrimSpace("no "+contactNouns[p.refused]+" "+p.when))
 	}
 	return strings.Join(parts, ", ")
@@ -164,7 +174,10 @@ func (p contactPref) value() string {
 // rule is the preference as a rule about whom: "Do not call Maria; email
 // only", "Contact Maria by email only".
 func (p contactPref) rule(whom string) string {
-	if p.refused == "" {
+	switch {
+	case p.rather != "":
+		return capitalize(p.rather) + " " + whom + " rather than " + p.refused
+	case p.refused == "":
 		return "Contact " + whom + " by " + p.only + " only"
 	}
 	text := strings.TrimSpace("Do not " + p.refused + " " + whom + " " + p.when)
@@ -172,6 +185,17 @@ func (p contactPref) rule(whom string) string {
 		text += "; " + p.only + " only"
 	}
 	return text
+}
+
+// wayVerb is a verb of contact as a rule says it.
+func wayVerb(v string) string {
+	switch v = lower(v); v {
+	case "e-mail":
+		return "email"
+	case "phone", "ring":
+		return "call"
+	}
+	return v
 }
 
 // wayName names a way of contact as a preference says it.
@@ -246,3 +270,46 @@ func keptFrom(whom string) bool {
 
 // groupNouns are groups a secret may be kept from.
 var groupNouns = set(`kids, children, team, others, guests, staff, family, boss, client, clients, customer, customers, press`)
+
+var (
+	// availabilityRe is when the speaker can or cannot be met or
+	// reached: "I'm only available after 3 pm on weekdays", "I'm not
+	// free on Fridays".
+	availabilityRe = mustPattern(`(?i)^i(?:'m|\s+am)\s+((?:usually\s+|generally\s+)?only|not|never)\s+(available|free|around|reachable|contactable|in\s+the\s+office)\s+(\S.*)$`)
+	// whenWordsRe names a time of the day or week.
+	whenWordsRe = mustPattern(`(?i)\b(?:weekdays?|weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings?|afternoons?|evenings?|nights?|lunchtimes?|working\s+hours|office\s+hours)\b`)
+	// recurringRe is a time that comes back, which a profile keeps; a
+	// date does not.
+	recurringRe = mustPattern(`(?i)\b(?:weekdays|weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights|working\s+hours|office\s+hours|(?:before|after|between)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)?)\b`)
+)
+
+// availability is when the speaker says they can or cannot be reached,
+// as a statement about them ("Maria is only available after 3 pm on
+// weekdays"), and whether it recurs, so that their profile keeps it.
+func availability(mc *messageContext, t string) (text string, recurring, ok bool) {
+	if !mc.human || mc.subject == "" {
+		return "", false, false
+	}
+	m := availabilityRe.FindStringSubmatch(strings.TrimRight(t, ".!"))
+	if m == nil || !dateRe.MatchString(m[3]) && !whenWordsRe.MatchString(m[3]) {
+		return "", false, false
+	}
+	rest := clauseAfter(m[3])
+	if rest == "" {
+		return "", false, false
+	}
+	text = mc.subject + " is " + lower(m[1]) + " " + lower(m[2]) + " " + rest
+	return text, recurringRe.MatchString(rest) && !singleDayRe.MatchString(rest), true
+}
+
+// singleDayRe is one day named: "on Friday", "tomorrow", "next week".
+var singleDayRe = mustPattern(`(?i)\b(?:today|tomorrow|tonight|next|this|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))`)
+
+// availabilityRule is the speaker's availability as a rule of the thread.
+func availabilityRule(mc *messageContext, t string) (found, bool) {
+	text, _, ok := availability(mc, t)
+	if !ok {
+		return found{}, false
+	}
+	return found{typ: tenure.StateConstraint, text: text, conf: tenure.ConfidenceHigh}, true
+}

@@ -74,6 +74,7 @@ func TestRulesContactPreference(t *testing.T) {
 		{"OK/refusal_when", "Never call me at work.", "user", &out{"Do not call Maria at work", "Maria wants no calls at work"}},
 		{"OK/only", "Only email me please.", "user", &out{"Contact Maria by email only", "Maria wants email only"}},
 		{"OK/by_way_only", "Contact me by text only.", "user", &out{"Contact Maria by text only", "Maria wants text only"}},
+		{"OK/rather", "I'd rather you text me than call.", "user", &out{"Text Maria rather than call", "Maria wants texts rather than calls"}},
 		{"NoMatch/assistant", "Please don't call me, email only.", "assistant", nil},
 		{"NoMatch/request", "Can you call me back tomorrow?", "user", nil},
 		{"NoMatch/email_me", "Email me the invoice please.", "user", nil},
@@ -181,5 +182,69 @@ func TestRulesIntolerances(t *testing.T) {
 	want := []string{"Julia | diet | gluten intolerant", "Maria | diet | dairy intolerant"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("facts (-want +got):\n%s", diff)
+	}
+}
+
+// TestRulesAvailability reads when the speaker can or cannot be reached
+// as a rule of the thread, and a time that recurs as a profile fact; a
+// remark without a time, and a time that only a day names, are no fact.
+func TestRulesAvailability(t *testing.T) {
+	type out struct{ Rule, Fact string }
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, tc := range []struct {
+		name, content string
+		want          *out
+	}{
+		{"OK/only_after", "I'm only available after 3 pm on weekdays.", &out{"Maria is only available after 3 pm on weekdays", "Maria is only available after 3 pm on weekdays"}},
+		{"OK/not_on_days", "I'm not free on Fridays, sorry.", &out{"Maria is not free on Fridays", "Maria is not free on Fridays"}},
+		{"OK/mornings", "I'm only around in the mornings.", &out{"Maria is only around in the mornings", "Maria is only around in the mornings"}},
+		{"OK/one_day_rule_only", "I'm not available on Friday.", &out{Rule: "Maria is not available on 12 May 2023"}},
+		{"NoMatch/now", "I'm not available right now.", nil},
+		{"NoMatch/vague", "I'm not around much these days.", nil},
+		{"NoMatch/plain", "I'm available on Friday.", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{fromMaria(tc.content)}})
+			var got *out
+			for _, c := range res.Items {
+				got = &out{Rule: c.Item.Text}
+			}
+			for _, f := range res.Facts {
+				if f.Attribute == "availability" {
+					if got == nil {
+						got = &out{}
+					}
+					got.Fact = f.Text
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("availability of %q (-want +got):\n%s", tc.content, diff)
+			}
+		})
+	}
+}
+
+// TestRulesPrefers reads what the speaker says they prefer as a
+// preference of their profile, one fact per thing preferred; a choice
+// asked for ("I'd prefer a refund") is a decision, not a preference.
+func TestRulesPrefers(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, tc := range []struct{ content, want string }{
+		{"I prefer morning appointments.", "Maria prefers morning appointments"},
+		{"I generally prefer paying by card.", "Maria prefers paying by card"},
+		{"I'd prefer a refund instead.", ""},
+		{"I prefer not to say.", ""},
+	} {
+		res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{fromMaria(tc.content)}})
+		got := ""
+		for _, f := range res.Facts {
+			got = f.Text
+			if f.Attribute != "prefers" || f.Memory().Subtype.FactType != tenure.FactPreference {
+				t.Errorf("%q: fact %q is %s (%s), want a preference", tc.content, f.Text, f.Attribute, f.Memory().Subtype.FactType)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%q: fact %q, want %q", tc.content, got, tc.want)
+		}
 	}
 }

@@ -78,6 +78,7 @@ var selfPatterns = []factPattern{
 	{re: fp(`(?:'m|\s+am)\s+(?:really\s+|so\s+|super\s+|totally\s+)?into\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s likes %s"},
 	{re: fp(`\s+(?:love|like|enjoy|adore)\s+(.+)`), attr: "likes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s likes %s"},
 	{re: fp(`\s+(?:hate|dislike|detest|can't\s+stand|cannot\s+stand)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
+	{re: fp(`\s+(?:generally\s+|usually\s+)?prefer\s+(.+)`), attr: "prefers", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s prefers %s"},
 	{re: fp(`\s+(?:don't|do\s+not)\s+(?:really\s+)?(?:like|enjoy)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceHigh, text: "%s dislikes %s"},
 	{re: fp(`(?:'m|\s+am)\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into)\s+(.+)`), attr: "dislikes", kind: anyValue, conf: tenure.ConfidenceMedium, text: "%s dislikes %s"},
 	{re: fp(`\s+(?:don't|do\s+not|never|can't|cannot|can\s+not)\s+eat\s+(.+)`), attr: "diet", kind: foodValue, conf: tenure.ConfidenceHigh, text: "%s does not eat %s"},

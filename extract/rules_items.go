@@ -134,6 +134,11 @@ func (r *Rules) matchClause(mc *messageContext, tx *text) (found, bool) {
 		}
 		return conditionalRisk(tx)
 	}
+	if f, ok := contactRule(mc, tx.s); ok {
+		// "I'd rather you text me than call" is how to reach the
+		// speaker, not a choice.
+		return f, true
+	}
 	for _, match := range []func(*messageContext, *text) (found, bool){decision, risk, r.constraint, action} {
 		if f, ok := match(mc, tx); ok {
 			return f, true

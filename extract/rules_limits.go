@@ -379,7 +379,7 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 			}
 		}
 	}
-	if f, ok := contactRule(mc, t); ok {
+	if f, ok := availabilityRule(mc, t); ok {
 		return f, true
 	}
 	if f, ok := secretRule(t); ok && mc.human {
