@@ -24,9 +24,9 @@ import (
 const LLMSource = "llm"
 
 // LLMPromptVersion names the prompt template the LLM extractor renders
-// (prompt/extract_v3.tmpl; extract_v1.tmpl and extract_v2.tmpl are kept
+// (prompt/extract_v4.tmpl; extract_v1.tmpl to extract_v3.tmpl are kept
 // for the items they found).
-const LLMPromptVersion = "extract_v3"
+const LLMPromptVersion = "extract_v4"
 
 // Defaults for LLMOptions.
 const (
@@ -67,7 +67,7 @@ type LLMOptions struct {
 
 // LLM extracts state items, with their subjects, values, owners and due
 // dates, and profile, people and organisation facts by prompting a
-// language model with the embedded prompt/extract_v3.tmpl and reading its
+// language model with the embedded prompt/extract_v4.tmpl and reading its
 // answer tolerantly: a malformed element is dropped and counted, never
 // fatal. It is safe for concurrent use when its Completer is.
 type LLM struct {
@@ -194,7 +194,7 @@ func llmContextError(ctx context.Context, timeout time.Duration, err error) erro
 	}
 }
 
-// llmPromptData is what prompt/extract_v3.tmpl renders.
+// llmPromptData is what prompt/extract_v4.tmpl renders.
 type llmPromptData struct {
 	Types    []string
 	Statuses []llmPromptStatuses

@@ -106,8 +106,8 @@ func TestLLMPrompt(t *testing.T) {
 		name, golden string
 		batch        extract.Batch
 	}{
-		{"OK", "extract_v3.golden", llmBatch()},
-		{"OKNoExistingState", "extract_v3_no_state.golden", extract.Batch{ThreadID: "t1", Messages: []tenure.Message{
+		{"OK", "extract_v4.golden", llmBatch()},
+		{"OKNoExistingState", "extract_v4_no_state.golden", extract.Batch{ThreadID: "t1", Messages: []tenure.Message{
 			llmMsg("msg_a1", "user", "", "Let's use Redis for caching", 0),
 			llmMsg("msg_a2", "assistant", "", "OK", 1),
 		}}},
