@@ -87,3 +87,25 @@ func TestRulesAssistantCommitments(t *testing.T) {
 		})
 	}
 }
+
+// TestRulesAssistantOfferAccepted: an offer the user accepts is still no
+// promise; the assistant's answer to the acceptance is read as any other.
+func TestRulesAssistantOfferAccepted(t *testing.T) {
+	r := extract.NewRules(extract.RulesOptions{})
+	for _, offer := range []string{
+		"I can email you a prepaid return label today.",
+		"Shall I email you a prepaid return label today?",
+		"Would you like me to email you a prepaid return label today?",
+	} {
+		t.Run(offer, func(t *testing.T) {
+			msgs := []tenure.Message{
+				{ThreadID: "t", ID: "m1", Role: "user", Speaker: "Maria", Content: "A refund please.", CreatedAt: monday},
+				{ThreadID: "t", ID: "m2", Role: "assistant", Content: offer, CreatedAt: monday},
+				{ThreadID: "t", ID: "m3", Role: "user", Speaker: "Maria", Content: "Yes please.", CreatedAt: monday},
+			}
+			if got := items(extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: msgs})); len(got) != 0 {
+				t.Errorf("an accepted offer: items %v, want none", got)
+			}
+		})
+	}
+}
