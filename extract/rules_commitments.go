@@ -61,11 +61,12 @@ var talkVerbs = set(`explain, walk, break, outline, summarize, summarise, descri
 	start, begin, continue, cover, recap, rephrase, repeat, dive, consider, go, look, take, note, reply,
 	respond, think, try, do, keep, stay, remember, be, ensure, proceed, rewrite`)
 
-// chatObjects are what an assistant gives in its answer: "I'll give you
-// some tips", "I'll send you a summary".
+// chatObjects are what an assistant gives in its answer, or takes in
+// it: "I'll give you some tips", "I'll send you a summary", "I'll make a
+// note of it".
 var chatObjects = set(`tip, tips, idea, ideas, suggestion, suggestions, option, options, example, examples,
 	overview, summary, rundown, breakdown, step, steps, advice, explanation, recommendation,
-	recommendations, pointer, pointers, insight, insights, thought, thoughts, hand, look, moment`)
+	recommendations, pointer, pointers, insight, insights, thought, thoughts, hand, look, moment, note, notes`)
 
 // handoffVerbs pass something on: "I'll escalate this to our billing
 // team" says what is done without saying what "this" is.

@@ -49,6 +49,8 @@ func TestRulesAssistantCommitments(t *testing.T) {
 		{"NoMatch/happy_to_help", "Maria", "Tom", "I'll be happy to help.", nil},
 		{"NoMatch/keep_in_mind", "Maria", "Tom", "I'll keep that in mind.", nil},
 		{"NoMatch/let_me_know", "Maria", "Tom", "Let me know if you need anything else.", nil},
+		{"NoMatch/make_a_note", "Maria", "Tom", "Sure, I'll make a note of it.", nil},
+		{"NoMatch/need_your_number", "Maria", "Tom", "I'll need your order number first.", nil},
 		{"NoMatch/do_my_best", "Maria", "Tom", "I'll do my best.", nil},
 		{"NoMatch/if_you_want", "Maria", "", "If you want, I'll email you a label today.", nil},
 		{"NoMatch/if_after", "Maria", "Tom", "I'll refund the order today if the photos show damage.", nil},
