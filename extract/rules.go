@@ -213,6 +213,9 @@ type messageContext struct {
 	// batch is the batch's messages, whose speakers may be addressed by
 	// name.
 	batch []tenure.Message
+	// answer caches writtenAnswer: 0 not read yet, 1 a turn, 2 a
+	// written answer.
+	answer int8
 }
 
 func (r *Rules) newMessageContext(msgs []tenure.Message, i int, pair [2]string) *messageContext {

@@ -460,7 +460,9 @@ func answerShould(mc *messageContext) (found, bool) {
 			return found{}, false
 		}
 		m := shouldRe.FindStringSubmatch(strings.TrimSpace(b.Content))
-		if m == nil || vagueSubjects[lower(m[1])] {
+		if m == nil || vagueSubjects[firstWord(m[1])] {
+			// "Shall I email you a label?" "Yes please.": an offer
+			// accepted, which decides nothing ("I email" is no subject).
 			return found{}, false
 		}
 		text := m[2]

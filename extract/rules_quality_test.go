@@ -239,9 +239,10 @@ var heldOutFloors = []heldOut{
 	}, owners: 1, dues: 1},
 	// Measured once after the third round of rules (docs/benchmarks.md);
 	// the floors are those numbers less about one item. Decision recall
-	// and facts raised after the seventh round (0.82 / 0.82, 0.94 / 0.71).
+	// and facts raised after the seventh round (0.82 / 0.82, 0.94 / 0.71),
+	// actions after an agent's commitments were read (0.92 / 0.80).
 	{prefix: "h3-", types: map[string]struct{ precision, recall float64 }{
-		"decision": {0.80, 0.70}, "constraint": {0.90, 0.55}, "action": {0.65, 0.45}, "risk": {0.90, 0.50},
+		"decision": {0.80, 0.70}, "constraint": {0.90, 0.55}, "action": {0.85, 0.70}, "risk": {0.90, 0.50},
 		"question": {0.65, 0.80}, "fact": {0.85, 0.65},
 	}, owners: 1, dues: 1},
 	// h4's action precision fell by one item in the fourth round (0.88 to

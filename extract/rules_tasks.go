@@ -80,8 +80,9 @@ var lifeVerbs = map[string]bool{"start": true, "move": true, "adopt": true, "vis
 
 func action(mc *messageContext, t *text) (found, bool) {
 	if !mc.human {
-		// An assistant's "I'll ..." is done in its next turn.
-		return found{}, false
+		// The assistant side commits apart (assistantCommitment): most of
+		// its "I'll ..." is done in its answer or its next turn.
+		return assistantCommitment(mc, t)
 	}
 	if f, ok := named(mc, t); ok {
 		return f, true
