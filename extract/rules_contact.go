@@ -36,9 +36,10 @@ var (
 	onlyWayRe = mustPattern(`(?i)^[,;:]?\s*(?:(?:and\s+)?(?:only|just)\s+(?:by\s+|via\s+)?(email|e-mail|text|post|whatsapp|sms|letters?)|(?:by\s+|via\s+)?(email|e-mail|text|post|whatsapp|sms|letters?)\s+only)\b`)
 )
 
-// contactNouns name what a refused way of contact sends.
-var contactNouns = map[string]string{"call": "calls", "phone": "calls", "ring": "calls", "text": "texts", "email": "emails",
-	"e-mail": "emails", "message": "messages", "contact": "contact", "visit": "visits"}
+// contactNouns name what a way of contact sends, by its verb as wayVerb
+// gives it.
+var contactNouns = map[string]string{"call": "calls", "text": "texts", "email": "emails", "message": "messages",
+	"contact": "contact", "visit": "visits"}
 
 // contactFacts reads the speaker's contact details and the way they want
 // to be reached, as facts about them (profile facts cross threads: the
@@ -81,7 +82,7 @@ func (r *Rules) contactFact(mc *messageContext, clause, attr, v, text string, ch
 func contactAttribute(noun string) (attr, what string) {
 	n := lower(noun)
 	switch {
-	case strings.Contains(n, "mail") && !strings.Contains(n, "address") || n == "email address" || n == "e-mail address":
+	case strings.HasPrefix(n, "email") || strings.HasPrefix(n, "e-mail"):
 		return "email", "email"
 	case strings.Contains(n, "address"):
 		return "address", "address"
@@ -126,7 +127,8 @@ func countDigits(s string) int {
 }
 
 // contactPref is a way of contact the speaker refuses (the verb, and
-// when the refusal holds) and the one way they limit it to.
+// when the refusal holds), the one way they limit it to, or the way they
+// would rather have instead of the refused one.
 type contactPref struct{ refused, when, only, rather string }
 
 // readContactPref reads a refusal or a limit of contact in a sentence.
