@@ -64,17 +64,16 @@ func TestRulesContactDetails(t *testing.T) {
 // the next conversation knows too; an assistant's words and a request
 // that limits nothing give neither.
 func TestRulesContactPreference(t *testing.T) {
-	type out struct{ Rule, Fact string }
 	r := extract.NewRules(extract.RulesOptions{})
 	for _, tc := range []struct {
 		name, content, role string
-		want                *out
+		want                *ruleFact
 	}{
-		{"OK/refusal_and_way", "Thanks. Please don't call me, email only.", "user", &out{"Do not call Maria; email only", "Maria wants email only, no calls"}},
-		{"OK/refusal_when", "Never call me at work.", "user", &out{"Do not call Maria at work", "Maria wants no calls at work"}},
-		{"OK/only", "Only email me please.", "user", &out{"Contact Maria by email only", "Maria wants email only"}},
-		{"OK/by_way_only", "Contact me by text only.", "user", &out{"Contact Maria by text only", "Maria wants text only"}},
-		{"OK/rather", "I'd rather you text me than call.", "user", &out{"Text Maria rather than call", "Maria wants texts rather than calls"}},
+		{"OK/refusal_and_way", "Thanks. Please don't call me, email only.", "user", &ruleFact{"Do not call Maria; email only", "Maria wants email only, no calls"}},
+		{"OK/refusal_when", "Never call me at work.", "user", &ruleFact{"Do not call Maria at work", "Maria wants no calls at work"}},
+		{"OK/only", "Only email me please.", "user", &ruleFact{"Contact Maria by email only", "Maria wants email only"}},
+		{"OK/by_way_only", "Contact me by text only.", "user", &ruleFact{"Contact Maria by text only", "Maria wants text only"}},
+		{"OK/rather", "I'd rather you text me than call.", "user", &ruleFact{"Text Maria rather than call", "Maria wants texts rather than calls"}},
 		{"NoMatch/assistant", "Please don't call me, email only.", "assistant", nil},
 		{"NoMatch/request", "Can you call me back tomorrow?", "user", nil},
 		{"NoMatch/email_me", "Email me the invoice please.", "user", nil},
@@ -83,20 +82,7 @@ func TestRulesContactPreference(t *testing.T) {
 			m := fromMaria(tc.content)
 			m.Role = tc.role
 			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{m}})
-			var got *out
-			for _, c := range res.Items {
-				if c.Item.Type == tenure.StateConstraint {
-					got = &out{Rule: c.Item.Text}
-				}
-			}
-			for _, f := range res.Facts {
-				if f.Attribute == "contact_preference" {
-					if got == nil {
-						got = &out{}
-					}
-					got.Fact = f.Text
-				}
-			}
+			got := ruleAndFact(res, "contact_preference")
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("contact preference of %q (-want +got):\n%s", tc.content, diff)
 			}
@@ -189,34 +175,22 @@ func TestRulesIntolerances(t *testing.T) {
 // as a rule of the thread, and a time that recurs as a profile fact; a
 // remark without a time, and a time that only a day names, are no fact.
 func TestRulesAvailability(t *testing.T) {
-	type out struct{ Rule, Fact string }
 	r := extract.NewRules(extract.RulesOptions{})
 	for _, tc := range []struct {
 		name, content string
-		want          *out
+		want          *ruleFact
 	}{
-		{"OK/only_after", "I'm only available after 3 pm on weekdays.", &out{"Maria is only available after 3 pm on weekdays", "Maria is only available after 3 pm on weekdays"}},
-		{"OK/not_on_days", "I'm not free on Fridays, sorry.", &out{"Maria is not free on Fridays", "Maria is not free on Fridays"}},
-		{"OK/mornings", "I'm only around in the mornings.", &out{"Maria is only around in the mornings", "Maria is only around in the mornings"}},
-		{"OK/one_day_rule_only", "I'm not available on Friday.", &out{Rule: "Maria is not available on 12 May 2023"}},
+		{"OK/only_after", "I'm only available after 3 pm on weekdays.", &ruleFact{"Maria is only available after 3 pm on weekdays", "Maria is only available after 3 pm on weekdays"}},
+		{"OK/not_on_days", "I'm not free on Fridays, sorry.", &ruleFact{"Maria is not free on Fridays", "Maria is not free on Fridays"}},
+		{"OK/mornings", "I'm only around in the mornings.", &ruleFact{"Maria is only around in the mornings", "Maria is only around in the mornings"}},
+		{"OK/one_day_rule_only", "I'm not available on Friday.", &ruleFact{Rule: "Maria is not available on 12 May 2023"}},
 		{"NoMatch/now", "I'm not available right now.", nil},
 		{"NoMatch/vague", "I'm not around much these days.", nil},
 		{"NoMatch/plain", "I'm available on Friday.", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := extractBatch(t, r, extract.Batch{ThreadID: "t", Messages: []tenure.Message{fromMaria(tc.content)}})
-			var got *out
-			for _, c := range res.Items {
-				got = &out{Rule: c.Item.Text}
-			}
-			for _, f := range res.Facts {
-				if f.Attribute == "availability" {
-					if got == nil {
-						got = &out{}
-					}
-					got.Fact = f.Text
-				}
-			}
+			got := ruleAndFact(res, "availability")
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("availability of %q (-want +got):\n%s", tc.content, diff)
 			}
@@ -247,4 +221,28 @@ func TestRulesPrefers(t *testing.T) {
 			t.Errorf("%q: fact %q, want %q", tc.content, got, tc.want)
 		}
 	}
+}
+
+// ruleFact is the rule (a constraint's text) and the profile fact (its
+// text) a message gave.
+type ruleFact struct{ Rule, Fact string }
+
+// ruleAndFact is the last constraint of res and its fact of attribute
+// attr, or nil when it has neither.
+func ruleAndFact(res extract.Result, attr string) *ruleFact {
+	var got *ruleFact
+	for _, c := range res.Items {
+		if c.Item.Type == tenure.StateConstraint {
+			got = &ruleFact{Rule: c.Item.Text}
+		}
+	}
+	for _, f := range res.Facts {
+		if f.Attribute == attr {
+			if got == nil {
+				got = &ruleFact{}
+			}
+			got.Fact = f.Text
+		}
+	}
+	return got
 }
