@@ -21,12 +21,16 @@ var fragmentAltRe = mustPattern(`(?i)^([\p{L}][^,;:]*?)\s+(?:instead\s*[.!]?$|(?
 
 // notOtherOrderRe is a clause that ends by setting a named option aside:
 // ", not the gift card".
-var notOtherOrderRe = mustPattern(`(?i)^([\p{L}][^,;:]*?),\s+(?:and\s+)?not\s+(?:the|a|an|my|our|your|this|that|these|those)\s+[^,;:]+$`)
+var notOtherOrderRe = mustPattern(`(?i)^([\p{L}][^,;:]*?)` + notOtherTail)
+
+// notOtherTail closes a clause with the option it sets aside: ", not the
+// gift card".
+const notOtherTail = `,\s+(?:and\s+)?not\s+(?:the|a|an|my|our|your|this|that|these|those)\s+[^,;:]+$`
 
 // notOtherShouldRe is what a thing should do or where it should go, with
 // the option set aside: "the refund should go to my Visa, not the gift
 // card".
-var notOtherShouldRe = mustPattern(`(?i)^((?:the|my|our)\s+[^,;:]*?\s+(?:should|needs\s+to|has\s+to|must)\s+[^,;:]+),\s+(?:and\s+)?not\s+(?:the|a|an|my|our|your|this|that|these|those)\s+[^,;:]+$`)
+var notOtherShouldRe = mustPattern(`(?i)^((?:the|my|our)\s+[^,;:]*?\s+(?:should|needs\s+to|has\s+to|must)\s+[^,;:]+)` + notOtherTail)
 
 // anOrder reports whether a clause is an order to act on something: a
 // verb that is no feeling or thought, then its object ("Send the refund",

@@ -121,11 +121,9 @@ func assistantCommitment(mc *messageContext, t *text) (found, bool) {
 	}
 	var f found
 	switch {
-	case back && (verb == "get" || verb == "come" || verb == "circle" || verb == "report"):
-		// "I'll get back to you tomorrow": the promise is to come back.
-		f = found{typ: tenure.StateAction, text: capitalize(verb + " " + clauseAfter(rest))}
 	case back:
-		// "Let me check with the warehouse and get back to you": what is
+		// "I'll get back to you tomorrow" promises to come back; in "Let
+		// me check with the warehouse and get back to you" what is
 		// checked may go unnamed ("let me look into this and …").
 		f = found{typ: tenure.StateAction, text: capitalize(verb + " " + clauseAfter(rest))}
 	case talkVerbs[verb] || chatObject(rest):

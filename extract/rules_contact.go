@@ -237,8 +237,12 @@ var (
 
 // secretRule reads something kept from someone as a rule: "Do not tell
 // Julia about the cake". Whom it is kept from is named (a name, "my
-// mum", "the kids", "anyone"); "don't tell me about it" keeps nothing.
-func secretRule(t string) (found, bool) {
+// mum", "the kids", "anyone"); "don't tell me about it" keeps nothing, and an
+// assistant's advice is no rule.
+func secretRule(mc *messageContext, t string) (found, bool) {
+	if !mc.human {
+		return found{}, false
+	}
 	t = strings.TrimRight(t, ".!")
 	var whom, what string
 	if m := secretTellRe.FindStringSubmatch(t); m != nil {

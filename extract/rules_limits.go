@@ -382,7 +382,7 @@ func (r *Rules) constraint(mc *messageContext, tx *text) (found, bool) {
 	if f, ok := availabilityRule(mc, t); ok {
 		return f, true
 	}
-	if f, ok := secretRule(t); ok && mc.human {
+	if f, ok := secretRule(mc, t); ok {
 		return f, true
 	}
 	if m := dontRe.FindTextSubmatchIndex(tx); m != nil && !unruledOrders[lower(t[m[2]:m[3]])] {
